@@ -1,0 +1,82 @@
+# pidfd-dkms: module, userspace and tests.
+#
+#   make                 module (for the running kernel) and userspace
+#   make module          the module; KERNELRELEASE= or KDIR= choose the kernel
+#   make userspace       libpidfd, pidfdctl
+#   make check           host unit tests, then the VM suites (KERNELS="6.1")
+#   make demo            boot a VM with the module and run the demo
+
+VERSION := $(shell cat VERSION)
+KERNELS ?= 6.1
+KERNELRELEASE ?= $(shell uname -r)
+KDIR ?= /lib/modules/$(KERNELRELEASE)/build
+
+BUILD := build
+CC ?= cc
+WARN := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wstrict-prototypes \
+	-Wmissing-prototypes -Wno-missing-field-initializers
+USER_CFLAGS := -std=gnu11 -O2 -g $(WARN) -D_GNU_SOURCE -fPIC \
+	-Iuapi -Iuserspace/include -DPIDFD_DKMS_VERSION='"$(VERSION)"' $(CFLAGS)
+CHECK_LIBS := -lcheck -lsubunit -lrt -lm -pthread
+
+LIB_SRCS := $(wildcard userspace/lib/*.c)
+TOOL_SRCS := $(wildcard userspace/pidfdctl/*.c)
+UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/host/%,$(wildcard tests/unit/check_*.c))
+GUEST_TESTS := $(patsubst tests/guest/%.c,$(BUILD)/guest/%,$(wildcard tests/guest/check_*.c))
+GUEST_HELPERS := $(wildcard tests/guest/lib/*.c)
+GUEST_PROGS := $(BUILD)/guest/pidfd-demo $(BUILD)/guest/pidfdctl
+
+.PHONY: all module userspace check check-unit check-vm demo clean guest
+all: module userspace
+
+module:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+userspace: $(BUILD)/libpidfd.a $(BUILD)/pidfdctl
+
+$(BUILD)/host/lib/%.o: userspace/lib/%.c $(wildcard userspace/include/*.h) uapi/linux/pidfd_dev.h
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -c -o $@ $<
+
+$(BUILD)/libpidfd.a: $(patsubst userspace/lib/%.c,$(BUILD)/host/lib/%.o,$(LIB_SRCS))
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/pidfdctl: $(TOOL_SRCS) $(BUILD)/libpidfd.a
+	$(CC) $(USER_CFLAGS) -o $@ $(TOOL_SRCS) $(BUILD)/libpidfd.a
+
+# Host unit tests: no module needed.
+$(BUILD)/host/check_%: tests/unit/check_%.c $(BUILD)/libpidfd.a
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -o $@ $< $(BUILD)/libpidfd.a $(CHECK_LIBS)
+
+# Guest programs are static: the initramfs has no libc.
+GUEST_CFLAGS := $(USER_CFLAGS) -Itests/guest/lib -static
+$(BUILD)/guest/check_%: tests/guest/check_%.c $(GUEST_HELPERS) $(wildcard tests/guest/lib/*.h) $(LIB_SRCS)
+	@mkdir -p $(dir $@)
+	$(CC) $(GUEST_CFLAGS) -o $@ $< $(GUEST_HELPERS) $(LIB_SRCS) $(CHECK_LIBS)
+
+$(BUILD)/guest/pidfd-demo: examples/demo.c $(LIB_SRCS)
+	@mkdir -p $(dir $@)
+	$(CC) $(GUEST_CFLAGS) -o $@ $< $(LIB_SRCS)
+
+$(BUILD)/guest/pidfdctl: $(TOOL_SRCS) $(LIB_SRCS)
+	@mkdir -p $(dir $@)
+	$(CC) $(GUEST_CFLAGS) -o $@ $(TOOL_SRCS) $(LIB_SRCS)
+
+guest: $(GUEST_TESTS) $(GUEST_PROGS)
+
+check-unit: $(UNIT_TESTS)
+	@set -e; for t in $(UNIT_TESTS); do echo "== $$t"; $$t; done
+
+check-vm: guest
+	vm/check $(KERNELS)
+
+check: check-unit check-vm
+
+demo: guest
+	vm/demo $(firstword $(KERNELS))
+
+clean:
+	rm -rf $(BUILD)
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null

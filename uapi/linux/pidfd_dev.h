@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * pidfd-dkms: the ioctl ABI of /dev/pidfd and of the pidfds it creates.
+ *
+ * The pidfds made here are the module's own file type: the kernel's
+ * pidfd_send_signal(2), waitid(P_PIDFD), setns(2) and pidfd_getfd(2) do not
+ * accept them. Every operation is an ioctl on the pidfd instead.
+ *
+ * Flags and structures shared with upstream <linux/pidfd.h> keep upstream's
+ * names and values, so code written against it builds unchanged. Include the
+ * system's <linux/pidfd.h> (if any) before this header.
+ */
+#ifndef _UAPI_LINUX_PIDFD_DEV_H
+#define _UAPI_LINUX_PIDFD_DEV_H
+
+#include <linux/types.h>
+#include <linux/ioctl.h>
+#ifdef __KERNEL__
+#include <linux/fcntl.h>
+#else
+#include <fcntl.h>
+#endif
+
+/* Flags for PIDFD_DEV_OPEN, as pidfd_open(2) takes them. */
+#ifndef PIDFD_NONBLOCK
+#define PIDFD_NONBLOCK	O_NONBLOCK
+#endif
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD	O_EXCL
+#endif
+
+/* Flags for PIDFD_DEV_SEND_SIGNAL, as pidfd_send_signal(2) takes them. */
+#ifndef PIDFD_SIGNAL_THREAD
+#define PIDFD_SIGNAL_THREAD		(1UL << 0)
+#endif
+#ifndef PIDFD_SIGNAL_THREAD_GROUP
+#define PIDFD_SIGNAL_THREAD_GROUP	(1UL << 1)
+#endif
+#ifndef PIDFD_SIGNAL_PROCESS_GROUP
+#define PIDFD_SIGNAL_PROCESS_GROUP	(1UL << 2)
+#endif
+/* The 2019 patch set's name for PIDFD_SIGNAL_THREAD. */
+#ifndef PIDFD_SIGNAL_TID
+#define PIDFD_SIGNAL_TID		PIDFD_SIGNAL_THREAD
+#endif
+
+#define PIDFD_DEV_IOC_MAGIC	0xB6
+
+/**
+ * struct pidfd_open_args - argument of PIDFD_DEV_OPEN
+ * @pid:   process or thread ID in the caller's pid namespace
+ * @flags: 0, PIDFD_NONBLOCK and/or PIDFD_THREAD
+ *
+ * Extensible: the size is taken from the command number; a larger struct
+ * must have its unknown tail zeroed.
+ */
+struct pidfd_open_args {
+	__s32 pid;
+	__u32 flags;
+};
+
+#define PIDFD_OPEN_ARGS_SIZE_VER0	8
+
+/* On /dev/pidfd: returns a new close-on-exec pidfd. */
+#define PIDFD_DEV_OPEN	_IOW(PIDFD_DEV_IOC_MAGIC, 1, struct pidfd_open_args)
+
+/**
+ * struct pidfd_signal_args - argument of PIDFD_DEV_SEND_SIGNAL
+ * @sig:   signal number; 0 checks permission and existence only
+ * @flags: 0 or one of PIDFD_SIGNAL_*
+ * @info:  user pointer to a siginfo_t, or 0 for a kill(2)-style siginfo
+ */
+struct pidfd_signal_args {
+	__u32 sig;
+	__u32 flags;
+	__aligned_u64 info;
+};
+
+#define PIDFD_SIGNAL_ARGS_SIZE_VER0	16
+
+/* On a pidfd: pidfd_send_signal(pidfd, sig, info, flags). */
+#define PIDFD_DEV_SEND_SIGNAL \
+	_IOW(PIDFD_DEV_IOC_MAGIC, 2, struct pidfd_signal_args)
+
+/*
+ * On a pidfd: ioctl(pidfd, PIDFD_GET_PROCFD, procfd) with the descriptor of
+ * a procfs root passed by value. Returns a new close-on-exec directory fd
+ * for /proc/<pid> in that procfs instance. The number and encoding are
+ * those of the 2019 patch set.
+ */
+#define PIDFD_GET_PROCFD	_IOR('p', 1, int)
+
+/*
+ * PIDFD_GET_INFO, as upstream has it since 6.13 (and the exit status of
+ * 6.15). Any size of at least PIDFD_INFO_SIZE_VER0 is accepted.
+ */
+#ifndef PIDFD_GET_INFO
+#define PIDFS_IOCTL_MAGIC		0xFF
+
+#define PIDFD_INFO_PID			(1UL << 0)
+#define PIDFD_INFO_CREDS		(1UL << 1)
+#define PIDFD_INFO_CGROUPID		(1UL << 2)
+#define PIDFD_INFO_EXIT			(1UL << 3)
+#define PIDFD_INFO_COREDUMP		(1UL << 4)
+#define PIDFD_INFO_SUPPORTED_MASK	(1UL << 5)
+#define PIDFD_INFO_COREDUMP_SIGNAL	(1UL << 6)
+#define PIDFD_INFO_COREDUMP_CODE	(1UL << 7)
+
+#define PIDFD_INFO_SIZE_VER0		64
+#define PIDFD_INFO_SIZE_VER1		72
+#define PIDFD_INFO_SIZE_VER2		80
+#define PIDFD_INFO_SIZE_VER3		88
+
+struct pidfd_info {
+	__u64 mask;
+	__u64 cgroupid;
+	__u32 pid;
+	__u32 tgid;
+	__u32 ppid;
+	__u32 ruid;
+	__u32 rgid;
+	__u32 euid;
+	__u32 egid;
+	__u32 suid;
+	__u32 sgid;
+	__u32 fsuid;
+	__u32 fsgid;
+	__s32 exit_code;
+	__u32 coredump_mask;
+	__u32 coredump_signal;
+	__u32 coredump_code;
+	__u32 coredump_pad;
+	__u64 supported_mask;
+};
+
+#define PIDFD_GET_INFO	_IOWR(PIDFS_IOCTL_MAGIC, 11, struct pidfd_info)
+#endif /* PIDFD_GET_INFO */
+
+#endif /* _UAPI_LINUX_PIDFD_DEV_H */
