@@ -80,3 +80,4 @@ demo: guest
 clean:
 	rm -rf $(BUILD)
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
+include dkms.mk
