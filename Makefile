@@ -88,3 +88,4 @@ clean:
 	rm -rf $(BUILD)
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
 include dkms.mk
+include module.mk
