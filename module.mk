@@ -7,7 +7,9 @@
 MODULE_DIR := $(DESTDIR)/lib/modules/$(KERNELRELEASE)/updates
 UDEV_RULES_DIR ?= /lib/udev/rules.d
 
-.PHONY: install-module uninstall-module
+.PHONY: install-module uninstall-module install uninstall
+install: install-module
+uninstall: uninstall-module
 
 install-module: module
 	install -D -m 0644 pidfd.ko $(MODULE_DIR)/pidfd.ko
