@@ -218,7 +218,7 @@ static int count_control_fds(int *which)
 
 	ck_assert_ptr_nonnull(d);
 	while ((e = readdir(d))) {
-		char path[64], target[64];
+		char path[300], target[64];
 		ssize_t len;
 
 		if (e->d_name[0] == '.')
