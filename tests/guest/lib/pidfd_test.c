@@ -182,6 +182,16 @@ bool pt_alive(pid_t pid)
 	return p[2] != 'Z' && p[2] != 'X';
 }
 
+bool pt_child_running(pid_t pid)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT | __WALL) < 0)
+		return false;
+	return si.si_pid == 0;
+}
+
 /* ---- pt_run -------------------------------------------------------- */
 
 static int report_fd = -1;

@@ -85,6 +85,8 @@ void pt_kill_reap(pid_t pid);
 int pt_drop_privs(uid_t uid, gid_t gid);
 /* Does @pid exist and is it not a zombie? (/proc/<pid>/stat state) */
 bool pt_alive(pid_t pid);
+/* Is our child @pid still running (not exited)? Works in any pid ns. */
+bool pt_child_running(pid_t pid);
 
 /*
  * Runs @fn in a forked child and waits for it. The child's pt_msg() text
