@@ -145,7 +145,7 @@ static void nsview_start(struct nsview *v)
 	v->outer_fd = pt_open_ok(getpid(), 0);
 	ck_assert_msg(unshare(CLONE_NEWPID) == 0, "unshare(CLONE_NEWPID): %m");
 	pt_sync_init(&s);
-	v->c = fork();
+	v->c = pt_fork();
 	ck_assert_int_ge(v->c, 0);
 	if (v->c == 0) {
 		pid_t kid;

@@ -19,7 +19,7 @@
 
 static pid_t fork_sleep_exit(int ms, int code)
 {
-	pid_t pid = fork();
+	pid_t pid = pt_fork();
 
 	if (pid == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -117,7 +117,7 @@ START_TEST(poll_no_early_event_on_leader_exit)
 	pid_t pid;
 	int fd, ev, status;
 
-	pid = fork();
+	pid = pt_fork();
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0)
 		leader_exits_early(1500);
@@ -141,7 +141,7 @@ START_TEST(poll_no_early_event_on_leader_exit_epoll)
 	pid_t pid;
 	int fd, ep, n;
 
-	pid = fork();
+	pid = pt_fork();
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0)
 		leader_exits_early(1500);
@@ -241,7 +241,7 @@ START_TEST(poll_thread_pidfd_other_process)
 	int tfd, pfd, ev;
 
 	pt_sync_init(&s);
-	pid = fork();
+	pid = pt_fork();
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
 		pthread_t th;
@@ -300,7 +300,7 @@ START_TEST(poll_stress)
 	int i;
 
 	for (i = 0; i < iterations; i++) {
-		pid_t pid = fork();
+		pid_t pid = pt_fork();
 		int fd, ev;
 
 		ck_assert_int_ge(pid, 0);

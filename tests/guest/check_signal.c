@@ -95,7 +95,7 @@ static void target_start(struct target *t, const struct target_opts *o)
 	memset(t, 0, sizeof(*t));
 	pt_sync_init(&ready);
 	ck_assert_ok(pipe2(res, O_CLOEXEC));
-	t->pid = fork();
+	t->pid = pt_fork();
 	ck_assert_int_ge(t->pid, 0);
 	if (t->pid == 0) {
 		pthread_t th;
@@ -113,7 +113,7 @@ static void target_start(struct target *t, const struct target_opts *o)
 
 			if (setpgid(0, 0) < 0)
 				_exit(2);
-			m = fork();
+			m = pt_fork();
 			if (m == 0) {
 				prctl(PR_SET_PDEATHSIG, SIGKILL);
 				for (;;)

@@ -88,15 +88,37 @@ pid_t pt_gettid(void)
 	return (pid_t)syscall(SYS_gettid);
 }
 
-pid_t pt_fork_sleeper(void)
+pid_t pt_fork(void)
 {
 	pid_t parent = getpid();
-	pid_t pid = fork();
+	sigset_t all, old;
+	pid_t pid;
 
+	fflush(NULL);
+	/* No signal may reach the child before its handlers are reset. */
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &old);
+	pid = fork();
+	if (pid == 0) {
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGALRM, SIG_DFL);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (pid == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
+		/* our parent died before prctl (0: it is in another pid ns) */
+		if (getppid() != parent && getppid() != 0)
 			_exit(99);
+	}
+	return pid;
+}
+
+pid_t pt_fork_sleeper(void)
+{
+	pid_t pid = pt_fork();
+
+	if (pid == 0) {
 		for (;;)
 			pause();
 	}
@@ -105,7 +127,7 @@ pid_t pt_fork_sleeper(void)
 
 pid_t pt_fork_exit(int code)
 {
-	pid_t pid = fork();
+	pid_t pid = pt_fork();
 
 	if (pid == 0)
 		_exit(code);
@@ -227,8 +249,7 @@ int pt_run(int (*fn)(void *), void *arg, char *msg, size_t msglen)
 		msg[0] = '\0';
 	if (pipe2(p, O_CLOEXEC) < 0)
 		return -1;
-	fflush(NULL);
-	pid = fork();
+	pid = pt_fork();
 	if (pid < 0) {
 		close(p[0]);
 		close(p[1]);

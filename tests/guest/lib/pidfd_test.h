@@ -69,6 +69,12 @@ int pt_get_procfd(int pidfd, int procfd);
 /* ---- processes ----------------------------------------------------- */
 
 pid_t pt_gettid(void);
+/*
+ * fork() for tests: the child gets the default action for the signals
+ * Check handles (its SIGTERM handler would forward to the whole group)
+ * and PR_SET_PDEATHSIG SIGKILL.
+ */
+pid_t pt_fork(void);
 /* A child that waits (pause) until killed; dies with its parent. */
 pid_t pt_fork_sleeper(void);
 /* A child that exits at once with @code. */
