@@ -8,12 +8,6 @@
 #ifndef PIDFD_COMPAT_H
 #define PIDFD_COMPAT_H
 
-#include <linux/version.h>
-
-#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 10, 0)
-#error "pidfd-dkms needs Linux 5.10 or later"
-#endif
-
 #include <linux/fs.h>
 #include <linux/proc_fs.h>
 #include <linux/sched.h>
