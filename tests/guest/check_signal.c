@@ -64,18 +64,13 @@ static void *worker_main(void *arg)
 {
 	struct pt_sync *ready = arg;
 	struct recv_result r = { .tid = pt_gettid() };
-	struct timespec ts;
 	sigset_t set;
 	int ret;
 
 	pt_sync_put(ready, r.tid);
 	if (wait_ms_child >= 0) {
 		test_sigset(&set);
-		ts.tv_sec = wait_ms_child / 1000;
-		ts.tv_nsec = (wait_ms_child % 1000) * 1000000L;
-		do
-			ret = sigtimedwait(&set, &r.si, &ts);
-		while (ret < 0 && errno == EINTR);
+		ret = pt_sigtimedwait(&set, &r.si, wait_ms_child);
 		r.err = ret < 0 ? errno : 0;
 		if (write(res_fd_child, &r, sizeof(r)) != sizeof(r))
 			_exit(3);
@@ -177,6 +172,27 @@ static void assert_pending(const struct target *t, int sig, enum where w)
 	ck_assert_msg(!!(wpnd & BIT(sig)) == (w == WORKER),
 		      "signal %d: worker's pending %s, expected %s", sig,
 		      wpnd & BIT(sig) ? "set" : "clear", where_name[w]);
+}
+
+/* Asserts that @sig is pending at @a or at @b, and nowhere else. */
+static void assert_pending_in(const struct target *t, int sig, enum where a,
+			      enum where b)
+{
+	uint64_t lpnd, wpnd, shd, shd2;
+	int n = 0;
+	enum where w = NOWHERE;
+
+	ck_assert_ok(pt_thread_pending(t->pid, t->pid, &lpnd, &shd));
+	ck_assert_ok(pt_thread_pending(t->pid, t->worker, &wpnd, &shd2));
+	if (shd & BIT(sig))
+		n++, w = SHARED;
+	if (lpnd & BIT(sig))
+		n++, w = LEADER;
+	if (wpnd & BIT(sig))
+		n++, w = WORKER;
+	ck_assert_msg(n == 1 && (w == a || w == b),
+		      "signal %d pending in %d places (last: %s), want %s or %s",
+		      sig, n, where_name[w], where_name[a], where_name[b]);
 }
 
 static const struct target_opts idle_target = { .wait_ms = -1 };
@@ -466,7 +482,6 @@ END_TEST
 START_TEST(self_info_any_code_allowed)
 {
 	siginfo_t si, got;
-	struct timespec ts = { 5, 0 };
 	sigset_t set;
 	int fd;
 
@@ -481,21 +496,25 @@ START_TEST(self_info_any_code_allowed)
 	si.si_code = SI_USER;
 	si.si_pid = 77;
 	ck_assert_ok(pt_send_signal(fd, SIGUSR1, &si, 0));
-	ck_assert_int_eq(sigtimedwait(&set, &got, &ts), SIGUSR1);
+	ck_assert_int_eq(pt_sigtimedwait(&set, &got, 5000), SIGUSR1);
 	ck_assert_int_eq(got.si_code, SI_USER);
 	ck_assert_int_eq(got.si_pid, 77);
 
 	si.si_code = SI_TKILL;
 	ck_assert_ok(pt_send_signal(fd, SIGUSR1, &si, 0));
-	ck_assert_int_eq(sigtimedwait(&set, &got, &ts), SIGUSR1);
+	ck_assert_int_eq(pt_sigtimedwait(&set, &got, 5000), SIGUSR1);
 	ck_assert_int_eq(got.si_code, SI_TKILL);
 
 	si.si_code = SI_KERNEL;
 	ck_assert_ok(pt_send_signal(fd, SIGUSR1, &si, PIDFD_SIGNAL_THREAD_GROUP));
-	ck_assert_int_eq(sigtimedwait(&set, &got, &ts), SIGUSR1);
+	ck_assert_int_eq(pt_sigtimedwait(&set, &got, 5000), SIGUSR1);
 	ck_assert_int_eq(got.si_code, SI_KERNEL);
 
-	/* ... but not with thread scope (upstream: type > PIDTYPE_TGID). */
+	/*
+	 * ... but not with thread scope: upstream 6.9+ pidfd_send_signal()
+	 * refuses it (type > PIDTYPE_TGID); docs/abi.md: "the target is not
+	 * the caller itself (process scope)".
+	 */
 	si.si_code = SI_USER;
 	ck_assert_errno(pt_send_signal(fd, SIGUSR1, &si, PIDFD_SIGNAL_THREAD), EPERM);
 	close(fd);
@@ -620,10 +639,15 @@ START_TEST(err_si_code_to_other)
 			      codes[i], pt_errname(errno));
 	}
 	assert_pending(&t, SIGUSR1, NOWHERE);
-	/* SI_QUEUE and other negative codes are fine. */
+	/*
+	 * SI_QUEUE and other negative codes are fine. With a caller siginfo
+	 * the module cannot reach the shared queue (docs/differences.md,
+	 * "Signals" 5): with every thread blocking, it stays on the target
+	 * thread. Either is the target process; never the other thread.
+	 */
 	si.si_code = SI_QUEUE;
 	ck_assert_ok(pt_send_signal(fd, SIGUSR1, &si, 0));
-	assert_pending(&t, SIGUSR1, SHARED);
+	assert_pending_in(&t, SIGUSR1, SHARED, LEADER);
 	si.si_signo = SIGUSR2;
 	si.si_code = SI_ASYNCIO;
 	ck_assert_ok(pt_send_signal(tfd, SIGUSR2, &si, 0));

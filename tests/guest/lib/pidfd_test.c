@@ -478,6 +478,24 @@ int pt_poll1(int fd, short events, int timeout_ms)
 	return p.revents;
 }
 
+int pt_sigtimedwait(const sigset_t *set, siginfo_t *si, int timeout_ms)
+{
+	struct timespec ts = { timeout_ms / 1000, (timeout_ms % 1000) * 1000000L };
+	int64_t end = pt_now_ms() + timeout_ms;
+	long ret;
+
+	for (;;) {
+		ret = syscall(SYS_rt_sigtimedwait, set, si, &ts, _NSIG / 8);
+		if (ret >= 0 || errno != EINTR)
+			return (int)ret;
+		timeout_ms = (int)(end - pt_now_ms());
+		if (timeout_ms < 0)
+			timeout_ms = 0;
+		ts.tv_sec = timeout_ms / 1000;
+		ts.tv_nsec = (timeout_ms % 1000) * 1000000L;
+	}
+}
+
 void *pt_bad_ptr(void)
 {
 	static void *bad;

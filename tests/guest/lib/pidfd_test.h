@@ -161,6 +161,12 @@ int64_t pt_now_ms(void);
 /* poll() one fd for @events: revents, 0 on timeout, -1 on error. */
 int pt_poll1(int fd, short events, int timeout_ms);
 
+/*
+ * rt_sigtimedwait(2) without glibc, which folds SI_TKILL into SI_USER.
+ * The signal number, or -1/errno (EAGAIN on timeout).
+ */
+int pt_sigtimedwait(const sigset_t *set, siginfo_t *si, int timeout_ms);
+
 /* An address that is never mapped (for EFAULT). */
 void *pt_bad_ptr(void);
 
