@@ -797,6 +797,56 @@ START_TEST(foreign_pidns_einval)
 }
 END_TEST
 
+/* A process in a sibling pid namespace: EINVAL as well. */
+static int sibling_sender(void *arg)
+{
+	int fd = *(int *)arg;
+
+	PT_CHECK(getpid() == 1, "not in a new pid ns");
+	errno = 0;
+	PT_CHECK(pt_send_signal(fd, SIGKILL, NULL, 0) == -1 && errno == EINVAL,
+		 "signal to a sibling pid ns: %s", pt_errname(errno));
+	errno = 0;
+	PT_CHECK(pt_send_signal(fd, 0, NULL, PIDFD_SIGNAL_PROCESS_GROUP) == -1 &&
+		 errno == EINVAL, "process group in a sibling pid ns: %s",
+		 pt_errname(errno));
+	return 0;
+}
+
+START_TEST(sibling_pidns_einval)
+{
+	char path[64], buf[64];
+	pid_t h, s = 0;
+	int fd, i;
+
+	/* h makes namespace B with one sleeper in it */
+	h = pt_fork();
+	ck_assert_int_ge(h, 0);
+	if (h == 0) {
+		if (unshare(CLONE_NEWPID) < 0)
+			_exit(2);
+		pt_fork_sleeper();
+		for (;;)
+			pause();
+	}
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", h, h);
+	for (i = 0; i < 1000 && s <= 0; i++) {
+		if (pt_read_field(path, "", buf, sizeof(buf)) == 0)
+			s = atoi(buf);
+		if (s <= 0)
+			usleep(10000);
+	}
+	ck_assert_msg(s > 0, "the sleeper in namespace B did not start");
+	fd = pt_open_ok(s, 0);
+	/* we make namespace A, a sibling of B */
+	ck_assert_msg(unshare(CLONE_NEWPID) == 0, "unshare(CLONE_NEWPID): %m");
+	pt_assert_child(sibling_sender, &fd);
+	ck_assert_msg(pt_alive(s), "the process in the sibling ns was killed");
+	close(fd);
+	pt_kill_reap(h);
+}
+END_TEST
+
 /* ---- permissions ---------------------------------------------------- */
 
 struct perm_arg {
@@ -1002,6 +1052,7 @@ static Suite *signal_suite(void)
 	tcase_add_test(tc, zombie_ok);
 	tcase_add_test(tc, recycled_pid_esrch);
 	tcase_add_test(tc, foreign_pidns_einval);
+	tcase_add_test(tc, sibling_pidns_einval);
 
 	tc = pt_tcase(s, "permissions");
 	tcase_add_test(tc, deny_unprivileged_to_root);
