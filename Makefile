@@ -34,6 +34,7 @@ module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
 userspace: $(BUILD)/libpidfd.a $(BUILD)/pidfdctl
+include userspace/userspace.mk
 
 $(BUILD)/host/lib/%.o: userspace/lib/%.c $(wildcard userspace/include/*.h) uapi/linux/pidfd_dev.h
 	@mkdir -p $(dir $@)
