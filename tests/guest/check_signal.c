@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -80,6 +81,33 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
+/*
+ * Waits until the worker sleeps inside rt_sigtimedwait(), so that a signal
+ * sent now finds a thread waiting for it (/proc/.../syscall shows the
+ * number of the syscall a blocked thread is in).
+ */
+static void wait_in_sigtimedwait(const struct target *t)
+{
+	char path[96], buf[256];
+	int i, fd;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/syscall", t->pid, t->worker);
+	for (i = 0; i < 2000; i++) {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		ck_assert_msg(fd >= 0, "open %s: %m", path);
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n > 0) {
+			buf[n] = '\0';
+			if (atol(buf) == SYS_rt_sigtimedwait)
+				return;
+		}
+		usleep(5000);
+	}
+	ck_abort_msg("worker %d never entered rt_sigtimedwait (%s)", t->worker, buf);
+}
+
 static void target_start(struct target *t, const struct target_opts *o)
 {
 	struct pt_sync ready;
@@ -132,6 +160,8 @@ static void target_start(struct target *t, const struct target_opts *o)
 	t->worker = pt_sync_get(&ready, 10000);
 	ck_assert_msg(t->worker > 0, "target did not start its worker thread");
 	pt_sync_close(&ready);
+	if (o->wait_ms >= 0)
+		wait_in_sigtimedwait(t);
 }
 
 static void target_stop(struct target *t)
@@ -511,12 +541,19 @@ START_TEST(self_info_any_code_allowed)
 	ck_assert_int_eq(got.si_code, SI_KERNEL);
 
 	/*
-	 * ... but not with thread scope: upstream 6.9+ pidfd_send_signal()
-	 * refuses it (type > PIDTYPE_TGID); docs/abi.md: "the target is not
-	 * the caller itself (process scope)".
+	 * Thread scope to the calling thread is still "itself" (upstream:
+	 * EPERM only if task_pid(current) != pid or type > PIDTYPE_TGID,
+	 * i.e. the process-group scope).
 	 */
 	si.si_code = SI_USER;
-	ck_assert_errno(pt_send_signal(fd, SIGUSR1, &si, PIDFD_SIGNAL_THREAD), EPERM);
+	ck_assert_ok(pt_send_signal(fd, SIGUSR1, &si, PIDFD_SIGNAL_THREAD));
+	ck_assert_int_eq(pt_sigtimedwait(&set, &got, 5000), SIGUSR1);
+	ck_assert_int_eq(got.si_code, SI_USER);
+	ck_assert_errno(pt_send_signal(fd, SIGUSR1, &si, PIDFD_SIGNAL_PROCESS_GROUP),
+			EPERM);
+	si.si_code = SI_TKILL;
+	ck_assert_errno(pt_send_signal(fd, SIGUSR1, &si, PIDFD_SIGNAL_PROCESS_GROUP),
+			EPERM);
 	close(fd);
 }
 END_TEST
