@@ -7,6 +7,7 @@
 #   make check-harness   self-test of the VM harness (it must catch failures)
 #   make demo            boot a VM with the module and run the demo
 #   make guest           the static programs that run inside the test VM
+#   make lint            shellcheck the harness scripts
 
 VERSION := $(shell cat VERSION)
 KERNELS ?= 6.1
@@ -31,7 +32,7 @@ GUEST_PROGS := $(if $(wildcard examples/demo.c),$(BUILD)/guest/pidfd-demo) \
 	$(if $(TOOL_SRCS),$(BUILD)/guest/pidfdctl)
 HARNESS_PROGS := $(patsubst tests/harness/%.c,$(BUILD)/harness/%,$(wildcard tests/harness/check_*.c))
 
-.PHONY: all module userspace check check-unit check-vm check-harness demo clean guest
+.PHONY: all module userspace check check-unit check-vm check-harness demo clean guest lint
 all: module userspace
 
 module:
@@ -86,6 +87,11 @@ check: check-unit check-vm
 
 check-harness: $(HARNESS_PROGS)
 	tests/harness/selftest $(firstword $(KERNELS))
+
+SCRIPTS := $(filter-out vm/lib.sh,$(wildcard vm/*)) vm/lib.sh $(wildcard .ci/*) \
+	tests/harness/selftest $(wildcard tests/harness/init-*)
+lint:
+	shellcheck -x $(SCRIPTS)
 
 demo: guest
 	@test -f examples/demo.c || { echo "make demo: examples/demo.c does not exist yet" >&2; exit 1; }
