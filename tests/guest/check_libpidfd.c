@@ -116,13 +116,18 @@ static void start_catcher(struct catcher *c, bool thread, bool group)
 			pid_t member;
 
 			setpgid(0, 0);
+			/*
+			 * The member inherits the handlers and the group;
+			 * the leader reports it, so the two reports keep
+			 * their order.
+			 */
 			member = fork();
 			if (member == 0) {
-				if (write(ready[1], &(pid_t){ getpid() }, sizeof(pid_t)) < 0)
-					_exit(92);
 				for (;;)
 					pause();
 			}
+			if (write(ready[1], &member, sizeof(member)) < 0)
+				_exit(92);
 		} else if (write(ready[1], &none, sizeof(none)) < 0) {
 			_exit(92);
 		}
