@@ -431,6 +431,10 @@ START_TEST(test_open_thread_id)
 	int native_want = db_kernel_at_least(6, 15) ? ENOENT : EINVAL;
 
 
+	/* Blocked in both threads (the thread inherits the mask). */
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	ck_assert_int_eq(sigprocmask(SIG_BLOCK, &set, NULL), 0);
 	tid = start_idle_thread(&th);
 	p0 = open_pair(tid, 0);
 	/* The errno changed to ENOENT around 6.15; accept either in between. */
@@ -449,9 +453,6 @@ START_TEST(test_open_thread_id)
 	 * Its default scope is the process: like kill(tid, sig), the
 	 * signal goes to the shared queue. Compare with kill(2).
 	 */
-	sigemptyset(&set);
-	sigaddset(&set, SIGUSR1);
-	ck_assert_int_eq(sigprocmask(SIG_BLOCK, &set, NULL), 0);
 	for (int round = 0; round < 2; round++) {
 		int r = round == 0 ? CALL(kill(tid, SIGUSR1)) :
 			CALL(db_send(DB_MODULE, p0.fd[1], SIGUSR1, NULL, 0));
@@ -1425,18 +1426,29 @@ START_TEST(test_exit_status)
 	static const int how[] = { 42, -SIGKILL, 0, -SIGTERM };
 
 	for (size_t i = 0; i < sizeof(how) / sizeof(how[0]); i++) {
-		pid_t child = db_fork();
 		struct pair p;
 		struct pidfd_info ni, mi;
 		siginfo_t si;
-		int status = -1;
+		int status = -1, ready[2];
+		pid_t child;
+		char c;
 
+		ck_assert_int_eq(pipe2(ready, O_CLOEXEC), 0);
+		child = db_fork();
 		if (child == 0) {
 			if (how[i] >= 0)
 				_exit(how[i]);
+			/* Only now is Check's SIGTERM handler gone. */
+			if (write(ready[1], "r", 1) != 1)
+				_exit(99);
 			for (;;)
 				pause();
 		}
+		ck_assert_int_gt(child, 0);
+		close(ready[1]);
+		if (how[i] < 0)
+			ck_assert_int_eq(read(ready[0], &c, 1), 1);
+		close(ready[0]);
 		p = open_pair(child, 0);
 		ck_assert(p.fd[0] >= 0 && p.fd[1] >= 0);
 		if (how[i] < 0)
