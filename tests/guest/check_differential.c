@@ -219,6 +219,17 @@ static void close_pair(struct pair *p)
 			close(p->fd[b]);
 }
 
+/*
+ * An ioctl the kernel's pidfd does not know: ENOTTY, except on 6.11 and
+ * 6.12, whose pidfs ioctl handler (namespace ioctls only) refuses a
+ * non-zero argument with EINVAL before looking at the command.
+ */
+static int native_unknown_ioctl_errno(void)
+{
+	return db_kernel_at_least(6, 11) && !db_kernel_at_least(6, 13) ?
+	       EINVAL : ENOTTY;
+}
+
 /* ------------------------------------------------------------------ */
 /* Features                                                             */
 /* ------------------------------------------------------------------ */
@@ -520,6 +531,14 @@ START_TEST(test_open_thread_id)
 	}
 	/* Module, flags 0 on a tid: POLLIN once that thread is gone. */
 	ck_assert(db_poll(p0.fd[1], WAIT_MS) & POLLIN);
+	/* Signals to the gone thread: ESRCH, as tgkill(2) (the process
+	 * lives on). */
+	ck_assert_int_eq(CALL(db_tgkill(mypid, tid, 0)), ESRCH);
+	ck_assert_int_eq(CALL(db_send(DB_MODULE, p0.fd[1], 0, NULL, 0)), ESRCH);
+	for (int b = 0; b < 2; b++)
+		if (pt.fd[b] >= 0)
+			ck_assert_int_eq(CALL(db_send(b, pt.fd[b], SIGUSR1, NULL,
+						      0)), ESRCH);
 	if (!F->thread) {
 		db_native_skipped("thread pidfd poll", "PIDFD_THREAD", "6.9");
 		diff_asserted(D_THREAD_POLL, "module POLLIN|POLLHUP after the "
@@ -678,10 +697,10 @@ START_TEST(test_file_type)
 	/* The native pidfd works with the syscall, the module's ioctl not. */
 	ck_assert_int_eq(CALL(db_sys_pidfd_send_signal(p.fd[0], 0, NULL, 0)), 0);
 	ck_assert_int_eq(CALL(libpidfd_send_signal(p.fd[0], 0, NULL, 0)),
-			 ENOTTY);
+			 native_unknown_ioctl_errno());
 	diff_asserted(D_FILE_TYPE, "pidfd_send_signal/waitid/pidfd_getfd "
 		      "EBADF, setns EINVAL; module ioctl on a kernel pidfd "
-		      "ENOTTY");
+		      "%s", ename(native_unknown_ioctl_errno()));
 	close_pair(&p);
 	kill_reap(child);
 }
@@ -709,6 +728,29 @@ static const struct {
 static bool forged(int code)
 {
 	return code >= 0 || code == SI_TKILL;
+}
+
+struct other_thread_sends {
+	int fd[2];		/* process pidfds of our own process */
+	int sig;
+	int r_rt, r_n, r_m;	/* SI_USER from a non-main thread */
+	int q_rt, q_n, q_m;	/* SI_QUEUE from a non-main thread */
+};
+
+static void *send_from_other_thread(void *arg)
+{
+	struct other_thread_sends *o = arg;
+	siginfo_t si;
+
+	db_make_info(&si, o->sig, SI_USER, 1);
+	o->r_rt = CALL(db_sigqueueinfo(getpid(), o->sig, &si));
+	o->r_n = CALL(db_send(DB_NATIVE, o->fd[0], o->sig, &si, 0));
+	o->r_m = CALL(db_send(DB_MODULE, o->fd[1], o->sig, &si, 0));
+	db_make_info(&si, o->sig, SI_QUEUE, 2);
+	o->q_rt = CALL(db_sigqueueinfo(getpid(), o->sig, &si));
+	o->q_n = CALL(db_send(DB_NATIVE, o->fd[0], o->sig, &si, 0));
+	o->q_m = CALL(db_send(DB_MODULE, o->fd[1], o->sig, &si, 0));
+	return NULL;
 }
 
 /*
@@ -799,6 +841,37 @@ START_TEST(test_si_codes_self)
 			ck_assert(!((sp | sh) & DB_BIT(sig)));
 		}
 	}
+	/*
+	 * "Self" is the calling thread: from another thread of the same
+	 * process a forged code is EPERM too (task_pid(current) != pid);
+	 * SI_QUEUE goes through.
+	 */
+	{
+		struct other_thread_sends o = { .fd = { pp.fd[0], pp.fd[1] },
+						.sig = sig };
+		pthread_t th;
+		siginfo_t got;
+
+		ck_assert_int_eq(pthread_create(&th, NULL,
+						send_from_other_thread, &o), 0);
+		pthread_join(th, NULL);
+		ck_assert_msg(o.r_rt == EPERM && o.r_n == EPERM && o.r_m == EPERM,
+			      "SI_USER from another thread: rt_sigqueueinfo %s "
+			      "native %s module %s", ename(o.r_rt), ename(o.r_n),
+			      ename(o.r_m));
+		ck_assert_msg(o.q_rt == 0 && o.q_n == 0 && o.q_m == 0,
+			      "SI_QUEUE from another thread: rt_sigqueueinfo %s "
+			      "native %s module %s", ename(o.q_rt), ename(o.q_n),
+			      ename(o.q_m));
+		/* Real-time signals queue: three of them, all SI_QUEUE. */
+		for (int k = 0; k < 3; k++) {
+			memset(&got, 0, sizeof(got));
+			ck_assert_int_eq(db_sigtimedwait(&set, &got, 0), sig);
+			ck_assert_int_eq(got.si_code, SI_QUEUE);
+			ck_assert_int_eq(got.si_value.sival_int, 2);
+		}
+		ck_assert_int_eq(CALL(db_sigtimedwait(&set, &got, 0)), EAGAIN);
+	}
 	if (!F->signal_flags)
 		db_native_skipped("si_code classes to self, thread and "
 				  "process-group scope", "PIDFD_SIGNAL_*", "6.9");
@@ -806,6 +879,111 @@ START_TEST(test_si_codes_self)
 		      "rt_sigqueueinfo/native ShdPnd");
 	close_pair(&pp);
 	close_pair(&pt);
+}
+END_TEST
+
+struct nsrec {
+	int code, pid, uid, value;
+};
+
+/*
+ * A receiver that is pid 2 of a child pid namespace: the sender (us) is
+ * not visible there, so si_pid is 0 for every path, even a caller's
+ * siginfo that names us (the kernel clears it). Native and module agree.
+ */
+START_TEST(test_siginfo_child_pidns)
+{
+	enum { N_KILL, N_RT, N_TGKILL, N_NPROC, N_NINFO, N_MPROC, N_MINFO,
+	       N_MTHR, N_N };
+	static const char *const name[N_N] = {
+		"kill", "rt_sigqueueinfo", "tgkill", "native", "native+siginfo",
+		"module", "module+siginfo", "module thread",
+	};
+	int sig = SIGRTMIN + 4, rep[2], mid_pipe[2];
+	pid_t mid, outer = 0;
+	struct pair p;
+	int mthr;
+
+	ck_assert_int_eq(pipe2(rep, O_CLOEXEC), 0);
+	ck_assert_int_eq(pipe2(mid_pipe, O_CLOEXEC), 0);
+	mid = db_fork();
+	if (mid == 0) {
+		pid_t init, recv;
+		sigset_t set;
+
+		if (unshare(CLONE_NEWPID))
+			_exit(1);
+		init = fork();
+		if (init == 0) {
+			for (;;)
+				pause();
+		}
+		sigemptyset(&set);
+		sigaddset(&set, sig);
+		sigprocmask(SIG_BLOCK, &set, NULL);
+		recv = fork();
+		if (recv == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			for (int k = 0; k < N_N; k++) {
+				siginfo_t si;
+				struct nsrec r = { 0 };
+
+				memset(&si, 0, sizeof(si));
+				if (db_sigtimedwait(&set, &si, WAIT_MS) != sig)
+					r.code = 9999;
+				else
+					r = (struct nsrec){ si.si_code, si.si_pid,
+							    (int)si.si_uid,
+							    si.si_value.sival_int };
+				if (write(rep[1], &r, sizeof(r)) != sizeof(r))
+					_exit(1);
+			}
+			_exit(0);
+		}
+		if (write(mid_pipe[1], &recv, sizeof(recv)) != sizeof(recv))
+			_exit(2);
+		waitpid(recv, NULL, 0);
+		kill(init, SIGKILL);
+		_exit(0);
+	}
+	ck_assert_int_eq(read(mid_pipe[0], &outer, sizeof(outer)), sizeof(outer));
+	ck_assert_int_gt(outer, 0);
+	p = open_pair(outer, 0);
+	mthr = libpidfd_open(outer, PIDFD_THREAD);
+	ck_assert(p.fd[0] >= 0 && p.fd[1] >= 0 && mthr >= 0);
+	for (int k = 0; k < N_N; k++) {
+		struct nsrec r;
+		siginfo_t si;
+		int ret;
+		int code = k == N_RT || k == N_NINFO || k == N_MINFO ? SI_QUEUE :
+			   k == N_TGKILL || k == N_MTHR ? SI_TKILL : SI_USER;
+
+		db_make_info(&si, sig, SI_QUEUE, 50 + k);
+		switch (k) {
+		case N_KILL: ret = CALL(kill(outer, sig)); break;
+		case N_RT: ret = CALL(db_sigqueueinfo(outer, sig, &si)); break;
+		case N_TGKILL: ret = CALL(db_tgkill(outer, outer, sig)); break;
+		case N_NPROC: ret = CALL(db_send(DB_NATIVE, p.fd[0], sig, NULL, 0)); break;
+		case N_NINFO: ret = CALL(db_send(DB_NATIVE, p.fd[0], sig, &si, 0)); break;
+		case N_MPROC: ret = CALL(db_send(DB_MODULE, p.fd[1], sig, NULL, 0)); break;
+		case N_MINFO: ret = CALL(db_send(DB_MODULE, p.fd[1], sig, &si, 0)); break;
+		default: ret = CALL(db_send(DB_MODULE, mthr, sig, NULL, 0)); break;
+		}
+		ck_assert_msg(ret == 0, "%s: %s", name[k], ename(ret));
+		ck_assert_int_eq(read(rep[0], &r, sizeof(r)), sizeof(r));
+		ck_assert_msg(r.code == code && r.pid == 0 && r.uid == 0 &&
+			      (code != SI_QUEUE || r.value == 50 + k),
+			      "%s into a child pid ns: code %d pid %d uid %d "
+			      "value %d (want code %d, pid 0)", name[k], r.code,
+			      r.pid, r.uid, r.value, code);
+	}
+	close_pair(&p);
+	close(mthr);
+	db_reap(mid);
+	close(rep[0]);
+	close(rep[1]);
+	close(mid_pipe[0]);
+	close(mid_pipe[1]);
 }
 END_TEST
 
@@ -1551,7 +1729,7 @@ START_TEST(test_get_info)
 		}
 	} else {
 		ck_assert_int_eq(CALL(db_get_info(DB_NATIVE, p.fd[0], &ni, 0)),
-				 ENOTTY);
+				 native_unknown_ioctl_errno());
 		db_native_skipped("PIDFD_GET_INFO", "PIDFD_GET_INFO", "6.13");
 	}
 	close_pair(&p);
@@ -1651,6 +1829,7 @@ static Suite *differential_suite(void)
 	tcase_add_test(tc, test_file_type);
 	tcase_add_test(tc, test_si_codes_self);
 	tcase_add_test(tc, test_scope_overrides);
+	tcase_add_test(tc, test_siginfo_child_pidns);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("matrix");
