@@ -1644,7 +1644,13 @@ START_TEST(test_exit_status)
 		memset(&si, 0, sizeof(si));
 		ck_assert_int_eq(db_sys_waitid_pidfd(p.fd[0], &si, WEXITED), 0);
 		ck_assert_int_eq(si.si_pid, child);
-		ck_assert_int_eq(libpidfd_exit_status(p.fd[1], &status), 0);
+		{
+			int r = CALL(libpidfd_exit_status(p.fd[1], &status));
+
+			ck_assert_msg(r == 0, "case %d (exit %d): module exit "
+				      "status after waitid reaped it: %s", (int)i,
+				      how[i], ename(r));
+		}
 		if (how[i] >= 0) {
 			ck_assert_int_eq(si.si_code, CLD_EXITED);
 			ck_assert_int_eq(si.si_status, how[i]);
@@ -1685,6 +1691,48 @@ START_TEST(test_exit_status)
 		close_pair(&p);
 	}
 	diff_asserted(D_WAITID, "exited 42/0, SIGKILL, SIGTERM: same status");
+}
+END_TEST
+
+/*
+ * A pidfd opened while its process is exiting: the status must still be
+ * there after the reap, as the kernel's waitid() has it (and native
+ * PIDFD_INFO_EXIT, 6.15, always has it). The child exits at once, so the
+ * open races with do_exit(): before it, in the middle, or on the zombie.
+ * docs/abi.md allows ESRCH only when the module was loaded after the exit.
+ */
+START_TEST(test_exit_status_open_race)
+{
+	int lost = 0, first_err = 0, n = 150;
+
+	for (int i = 0; i < n; i++) {
+		pid_t child = db_fork();
+		int fd, status = -1, r;
+		siginfo_t si;
+
+		if (child == 0)
+			_exit(i & 0x7f);
+		ck_assert_int_gt(child, 0);
+		fd = libpidfd_open(child, 0);
+		ck_assert_msg(fd >= 0, "open: %s", ename(errno));
+		memset(&si, 0, sizeof(si));
+		ck_assert_int_eq(waitid(P_PID, child, &si, WEXITED), 0);
+		ck_assert_int_eq(si.si_status, i & 0x7f);
+		r = CALL(libpidfd_exit_status(fd, &status));
+		if (r) {
+			if (!lost)
+				first_err = r;
+			lost++;
+		} else {
+			ck_assert_msg(WIFEXITED(status) &&
+				      WEXITSTATUS(status) == (i & 0x7f),
+				      "iteration %d: status %#x", i, status);
+		}
+		close(fd);
+	}
+	ck_assert_msg(lost == 0, "exit status lost for %d of %d children whose "
+		      "module pidfd was opened while they exited (first: %s)",
+		      lost, n, ename(first_err));
 }
 END_TEST
 
@@ -1843,6 +1891,7 @@ static Suite *differential_suite(void)
 	tcase_add_test(tc, test_poll_exit);
 	tcase_add_test(tc, test_poll_leader_first);
 	tcase_add_test(tc, test_exit_status);
+	tcase_add_test(tc, test_exit_status_open_race);
 	tcase_add_test(tc, test_get_info);
 	tcase_add_test(tc, test_fdinfo);
 	suite_add_tcase(s, tc);
