@@ -4,7 +4,10 @@
 #   make module          the module; KERNELRELEASE= or KDIR= choose the kernel
 #   make userspace       libpidfd, pidfdctl
 #   make check           host unit tests, then the VM suites (KERNELS="6.1")
+#   make check-harness   self-test of the VM harness (it must catch failures)
 #   make demo            boot a VM with the module and run the demo
+#   make guest           the static programs that run inside the test VM
+#   make lint            shellcheck the harness scripts
 
 VERSION := $(shell cat VERSION)
 KERNELS ?= 6.1
@@ -25,9 +28,12 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/host/%,$(wildcard tests/unit/ch
 GUEST_TESTS := $(patsubst tests/guest/%.c,$(BUILD)/guest/%,$(wildcard tests/guest/check_*.c)) \
 	       $(BUILD)/guest/check_compat32
 GUEST_HELPERS := $(wildcard tests/guest/lib/*.c)
-GUEST_PROGS := $(BUILD)/guest/pidfd-demo $(BUILD)/guest/pidfdctl
+# Only what has sources yet: the suites must run before every program exists.
+GUEST_PROGS := $(if $(wildcard examples/demo.c),$(BUILD)/guest/pidfd-demo) \
+	$(if $(TOOL_SRCS),$(BUILD)/guest/pidfdctl)
+HARNESS_PROGS := $(patsubst tests/harness/%.c,$(BUILD)/harness/%,$(wildcard tests/harness/check_*.c))
 
-.PHONY: all module userspace check check-unit check-vm demo clean guest
+.PHONY: all module userspace check check-unit check-vm check-harness demo clean guest lint
 all: module userspace
 
 module:
@@ -74,6 +80,11 @@ $(BUILD)/guest/pidfdctl: $(TOOL_SRCS) $(LIB_SRCS)
 
 guest: $(GUEST_TESTS) $(GUEST_PROGS)
 
+# Programs of the harness self-test: never part of the real suites.
+$(BUILD)/harness/check_%: tests/harness/check_%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(GUEST_CFLAGS) -o $@ $< $(CHECK_LIBS)
+
 check-unit: $(UNIT_TESTS)
 	@set -e; for t in $(UNIT_TESTS); do echo "== $$t"; $$t; done
 
@@ -82,7 +93,16 @@ check-vm: guest
 
 check: check-unit check-vm
 
+check-harness: $(HARNESS_PROGS)
+	tests/harness/selftest $(firstword $(KERNELS))
+
+SCRIPTS := $(filter-out vm/lib.sh,$(wildcard vm/*)) vm/lib.sh $(wildcard .ci/*) \
+	tests/harness/selftest $(wildcard tests/harness/init-*)
+lint:
+	shellcheck -x $(SCRIPTS)
+
 demo: guest
+	@test -f examples/demo.c || { echo "make demo: examples/demo.c does not exist yet" >&2; exit 1; }
 	vm/demo $(firstword $(KERNELS))
 
 clean:

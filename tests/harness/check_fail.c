@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Harness self-test: a Check suite with one failing test. The VM run that
+ * includes it must fail, and say that this suite failed.
+ */
+#include <check.h>
+#include <stdlib.h>
+
+START_TEST(test_passes)
+{
+	ck_assert_int_eq(1, 1);
+}
+END_TEST
+
+START_TEST(test_fails_on_purpose)
+{
+	ck_assert_msg(0, "harness self-test: this failure is deliberate");
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("harness-fail");
+	TCase *tc = tcase_create("deliberate");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, test_passes);
+	tcase_add_test(tc, test_fails_on_purpose);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
