@@ -65,44 +65,61 @@ static void record_exit(struct pidfd_target *target, int code, u64 cgroupid)
 }
 
 /*
- * The wait(2) status a parent sees for a thread group, taken from its
- * leader once the whole group is dead: the group exit code when the group
- * was taken down together (exit_group(2), a fatal signal), else the code
- * the leader itself exited with.
+ * The wait(2) status of @task as far as it is known: the group exit code
+ * once its group is being taken down together (exit_group(2), a fatal
+ * signal), else its own exit code. For a group leader that wait(2) reports
+ * for the whole group, a group exit that comes after the leader has exited
+ * is recorded by the group's last thread.
  */
-static int group_wait_status(struct task_struct *leader)
+static int wait_status(struct task_struct *task)
 {
-	struct signal_struct *sig = leader->signal;
+	struct signal_struct *sig = task->signal;
 
-	if (sig->flags & SIGNAL_GROUP_EXIT)
-		return sig->group_exit_code;
-	return leader->exit_code;
+	if (READ_ONCE(sig->flags) & SIGNAL_GROUP_EXIT)
+		return READ_ONCE(sig->group_exit_code);
+	return READ_ONCE(task->exit_code);
+}
+
+/*
+ * Have sched_process_free wake the pidfd's waiters once @task is released.
+ * Only threads other than the leader need it: the kernel wakes the
+ * leader's waiters itself. Called with targets_lock held.
+ */
+static void watch_release(struct pidfd_target *target,
+			  struct task_struct *task)
+{
+	if (thread_group_leader(task) || !hlist_unhashed(&target->by_task))
+		return;
+	target->exit_task = task;
+	hash_add_rcu(targets_by_task, &target->by_task, (unsigned long)task);
 }
 
 /*
  * The leader and the last thread of a group can pass this tracepoint in
- * either order, each after it has decremented signal->live. So the group
- * status is recorded by whichever of them sees the group dead: the leader
- * computes it from itself, a later thread only when a group exit code
- * overrides the leader's own code.
+ * either order, each after it has decremented signal->live. The leader
+ * records its own status; the last thread records the group exit code for
+ * the leader when there is one.
  */
 static void probe_process_exit(void *data, struct task_struct *task)
 {
 	struct pidfd_target *own, *leader = NULL;
-	bool group_dead, is_leader;
 	unsigned long irqflags;
 	u64 cgroupid;
 
+	/*
+	 * Pairs with the barrier in record_if_exiting(): either this probe
+	 * sees a target opened meanwhile, or the opener sees this task
+	 * exiting with its final exit code.
+	 */
+	smp_mb();
 	if (!atomic_read(&pidfd_live_targets))
 		return;
 
 	cgroupid = task_cgroup_id(task);
-	group_dead = atomic_read(&task->signal->live) == 0;
-	is_leader = thread_group_leader(task);
 
 	rcu_read_lock();
 	own = lookup_rcu(task_pid(task));
-	if (group_dead && !is_leader &&
+	if (!thread_group_leader(task) && !atomic_read(&task->signal->live) &&
 	    (READ_ONCE(task->signal->flags) & SIGNAL_GROUP_EXIT))
 		leader = lookup_rcu(task_tgid(task));
 	if (!own && !leader)
@@ -110,14 +127,8 @@ static void probe_process_exit(void *data, struct task_struct *task)
 
 	spin_lock_irqsave(&targets_lock, irqflags);
 	if (own && !hlist_unhashed(&own->by_pid)) {
-		record_exit(own, is_leader && group_dead ?
-			    group_wait_status(task) : task->exit_code,
-			    cgroupid);
-		if (!is_leader && hlist_unhashed(&own->by_task)) {
-			own->exit_task = task;
-			hash_add_rcu(targets_by_task, &own->by_task,
-				     (unsigned long)task);
-		}
+		record_exit(own, wait_status(task), cgroupid);
+		watch_release(own, task);
 	}
 	if (leader && !hlist_unhashed(&leader->by_pid))
 		record_exit(leader, task->signal->group_exit_code, cgroupid);
@@ -154,32 +165,35 @@ static void probe_process_free(void *data, struct task_struct *task)
 }
 
 /*
- * A zombie found at open time may have exited before the module could see
- * it (it was loaded later): its exit code is final, so record it now.
+ * A task that was already exiting when its first pidfd was opened may have
+ * passed sched_process_exit before its target was in the table, or before
+ * the module was loaded. Its exit code is final by then: record it now.
+ * If the task has not reached the tracepoint yet, what is recorded here is
+ * provisional and the tracepoint overwrites it.
  */
-static void record_if_zombie(struct pidfd_target *target)
+static void record_if_exiting(struct pidfd_target *target)
 {
 	struct task_struct *task;
-	bool zombie = false;
-	int code = 0;
-	u64 cgroupid = 0;
+	unsigned long irqflags;
 
+	/* Pairs with the barrier in probe_process_exit(). */
+	smp_mb();
 	rcu_read_lock();
 	task = pid_task(target->pid, PIDTYPE_PID);
-	if (task && READ_ONCE(task->exit_state)) {
-		zombie = true;
-		code = thread_group_leader(task) && thread_group_empty(task) ?
-		       group_wait_status(task) : task->exit_code;
-		cgroupid = cgroup_id(task_dfl_cgroup(task));
+	if (task && (READ_ONCE(task->flags) & PF_EXITING)) {
+		u64 cgroupid = cgroup_id(task_dfl_cgroup(task));
+
+		/*
+		 * Under rcu_read_lock(), so sched_process_free cannot run for
+		 * the task before it is watched.
+		 */
+		spin_lock_irqsave(&targets_lock, irqflags);
+		if (!target->exit_recorded)
+			record_exit(target, wait_status(task), cgroupid);
+		watch_release(target, task);
+		spin_unlock_irqrestore(&targets_lock, irqflags);
 	}
 	rcu_read_unlock();
-
-	if (!zombie)
-		return;
-	spin_lock_irq(&targets_lock);
-	if (!target->exit_recorded)
-		record_exit(target, code, cgroupid);
-	spin_unlock_irq(&targets_lock);
 }
 
 /**
@@ -219,7 +233,7 @@ struct pidfd_target *pidfd_target_get(struct pid *pid)
 	atomic_inc(&pidfd_live_targets);
 	spin_unlock_irq(&targets_lock);
 
-	record_if_zombie(fresh);
+	record_if_exiting(fresh);
 	return fresh;
 }
 
