@@ -33,8 +33,9 @@ static inline struct pid_namespace *pidfd_proc_pid_ns(struct inode *inode)
 }
 
 /*
- * 6.15 (or so) gave the sched_process_exit tracepoint a group_dead
- * argument; the probe must match the tracepoint's prototype.
+ * Some release after 6.12 gave the sched_process_exit tracepoint a
+ * group_dead argument (6.12 has one argument, 7.2 two). The probe must
+ * match the tracepoint's prototype; the header is probed, not the version.
  */
 #ifdef PIDFD_HAVE_SCHED_PROCESS_EXIT_GROUP_DEAD
 #define PIDFD_COMPAT_PROBE_PROCESS_EXIT(probe)				\
