@@ -25,7 +25,8 @@ CHECK_LIBS := -lcheck -lsubunit -lrt -lm -pthread
 LIB_SRCS := $(wildcard userspace/lib/*.c)
 TOOL_SRCS := $(wildcard userspace/pidfdctl/*.c)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/host/%,$(wildcard tests/unit/check_*.c))
-GUEST_TESTS := $(patsubst tests/guest/%.c,$(BUILD)/guest/%,$(wildcard tests/guest/check_*.c))
+GUEST_TESTS := $(patsubst tests/guest/%.c,$(BUILD)/guest/%,$(wildcard tests/guest/check_*.c)) \
+	       $(BUILD)/guest/check_compat32
 GUEST_HELPERS := $(wildcard tests/guest/lib/*.c)
 # Only what has sources yet: the suites must run before every program exists.
 GUEST_PROGS := $(if $(wildcard examples/demo.c),$(BUILD)/guest/pidfd-demo) \
@@ -39,6 +40,7 @@ module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
 userspace: $(BUILD)/libpidfd.a $(BUILD)/pidfdctl
+include userspace/userspace.mk
 
 $(BUILD)/host/lib/%.o: userspace/lib/%.c $(wildcard userspace/include/*.h) uapi/linux/pidfd_dev.h
 	@mkdir -p $(dir $@)
@@ -61,6 +63,12 @@ GUEST_CFLAGS := $(USER_CFLAGS) -Itests/guest/lib -static
 $(BUILD)/guest/check_%: tests/guest/check_%.c $(GUEST_HELPERS) $(wildcard tests/guest/lib/*.h) $(LIB_SRCS)
 	@mkdir -p $(dir $@)
 	$(CC) $(GUEST_CFLAGS) -o $@ $< $(GUEST_HELPERS) $(LIB_SRCS) $(CHECK_LIBS)
+
+# 32-bit callers go through compat_ioctl. Check has no i386 build here, so
+# this suite has its own small runner (needs gcc-multilib).
+$(BUILD)/guest/check_compat32: tests/compat32/check_compat32.c uapi/linux/pidfd_dev.h
+	@mkdir -p $(dir $@)
+	$(CC) -m32 -static -std=gnu11 -O2 $(WARN) -D_GNU_SOURCE -Iuapi -o $@ $<
 
 $(BUILD)/guest/pidfd-demo: examples/demo.c $(LIB_SRCS)
 	@mkdir -p $(dir $@)
@@ -100,3 +108,5 @@ demo: guest
 clean:
 	rm -rf $(BUILD)
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
+include dkms.mk
+include module.mk

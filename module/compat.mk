@@ -8,5 +8,11 @@ pidfd_has_sym = $(shell grep -qw '$(1)' $(pidfd_symvers) && echo y)
 pidfd_hdr_has = $(shell grep -qsE '$(2)' $(srctree)/include/$(1) \
 		  $(objtree)/include/$(1) && echo y)
 
-ccflags-$(call pidfd_has_sym,lookup_one_len_unlocked) += -DPIDFD_HAVE_LOOKUP_ONE_LEN_UNLOCKED
-ccflags-$(call pidfd_has_sym,lookup_noperm_unlocked) += -DPIDFD_HAVE_LOOKUP_NOPERM_UNLOCKED
+ccflags-$(call pidfd_hdr_has,linux/fs.h,file_open_root.const struct path) += -DPIDFD_HAVE_FILE_OPEN_ROOT_PATH
+ccflags-$(call pidfd_hdr_has,trace/events/sched.h,bool group_dead) += -DPIDFD_HAVE_SCHED_PROCESS_EXIT_GROUP_DEAD
+
+# The oldest kernel the module is built and tested for (dkms.conf says the
+# same through BUILD_EXCLUSIVE_KERNEL_MIN).
+ifeq ($(shell test $(VERSION)$(shell printf %03d $(PATCHLEVEL)) -lt 5010 && echo old),old)
+$(error pidfd-dkms needs Linux 5.10 or later, not $(KERNELVERSION))
+endif

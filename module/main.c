@@ -1,25 +1,47 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pidfd-dkms: race-free process handles through /dev/pidfd.
+ *
+ * /dev/pidfd is a control device: its one ioctl, PIDFD_DEV_OPEN, makes
+ * pidfds. Everything else happens on the pidfds (pidfd_file.c).
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
-#include <linux/module.h>
-#include <linux/miscdevice.h>
+#include <linux/compat.h>
 #include <linux/fs.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/pidfd_dev.h>
+
+#include "pidfd_internal.h"
 
 static long pidfd_dev_ioctl(struct file *file, unsigned int cmd,
 			    unsigned long arg)
 {
+	if (pidfd_ioctl_is(cmd, PIDFD_DEV_OPEN))
+		return pidfd_dev_open(cmd, (void __user *)arg);
 	return -ENOTTY;
 }
+
+#ifdef CONFIG_COMPAT
+static long pidfd_dev_compat_ioctl(struct file *file, unsigned int cmd,
+				   unsigned long arg)
+{
+	return pidfd_dev_ioctl(file, cmd, (unsigned long)compat_ptr(arg));
+}
+#endif
 
 static const struct file_operations pidfd_dev_fops = {
 	.owner		= THIS_MODULE,
 	.unlocked_ioctl	= pidfd_dev_ioctl,
-	.compat_ioctl	= pidfd_dev_ioctl,
+#ifdef CONFIG_COMPAT
+	.compat_ioctl	= pidfd_dev_compat_ioctl,
+#endif
+	.llseek		= noop_llseek,
 };
 
+/*
+ * Mode 0666: opening a pidfd needs no privilege, as pidfd_open(2) needs
+ * none; every operation on a pidfd does its own permission check.
+ */
 static struct miscdevice pidfd_miscdev = {
 	.minor	= MISC_DYNAMIC_MINOR,
 	.name	= "pidfd",
@@ -27,14 +49,41 @@ static struct miscdevice pidfd_miscdev = {
 	.mode	= 0666,
 };
 
+/* Read-only counters that let tests prove nothing leaks. */
+static int get_atomic(char *buffer, const struct kernel_param *kp)
+{
+	return sysfs_emit(buffer, "%d\n", atomic_read(kp->arg));
+}
+
+static const struct kernel_param_ops counter_ops = {
+	.get = get_atomic,
+};
+
+module_param_cb(live_pidfds, &counter_ops, &pidfd_live_files, 0444);
+MODULE_PARM_DESC(live_pidfds, "Number of open pidfds");
+module_param_cb(live_pids, &counter_ops, &pidfd_live_targets, 0444);
+MODULE_PARM_DESC(live_pids, "Number of struct pids pinned by open pidfds");
+
 static int __init pidfd_init(void)
 {
-	return misc_register(&pidfd_miscdev);
+	int err;
+
+	err = pidfd_exit_track_init();
+	if (err)
+		return err;
+	err = misc_register(&pidfd_miscdev);
+	if (err) {
+		pidfd_exit_track_exit();
+		return err;
+	}
+	pr_info("version %s loaded: /dev/pidfd\n", PIDFD_DKMS_VERSION);
+	return 0;
 }
 
 static void __exit pidfd_exit(void)
 {
 	misc_deregister(&pidfd_miscdev);
+	pidfd_exit_track_exit();
 }
 
 module_init(pidfd_init);

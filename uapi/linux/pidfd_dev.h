@@ -13,6 +13,7 @@
 #ifndef _UAPI_LINUX_PIDFD_DEV_H
 #define _UAPI_LINUX_PIDFD_DEV_H
 
+#include <linux/const.h>
 #include <linux/types.h>
 #include <linux/ioctl.h>
 #ifdef __KERNEL__
@@ -31,13 +32,13 @@
 
 /* Flags for PIDFD_DEV_SEND_SIGNAL, as pidfd_send_signal(2) takes them. */
 #ifndef PIDFD_SIGNAL_THREAD
-#define PIDFD_SIGNAL_THREAD		(1UL << 0)
+#define PIDFD_SIGNAL_THREAD		_BITUL(0)
 #endif
 #ifndef PIDFD_SIGNAL_THREAD_GROUP
-#define PIDFD_SIGNAL_THREAD_GROUP	(1UL << 1)
+#define PIDFD_SIGNAL_THREAD_GROUP	_BITUL(1)
 #endif
 #ifndef PIDFD_SIGNAL_PROCESS_GROUP
-#define PIDFD_SIGNAL_PROCESS_GROUP	(1UL << 2)
+#define PIDFD_SIGNAL_PROCESS_GROUP	_BITUL(2)
 #endif
 /* The 2019 patch set's name for PIDFD_SIGNAL_THREAD. */
 #ifndef PIDFD_SIGNAL_TID
@@ -97,14 +98,14 @@ struct pidfd_signal_args {
 #ifndef PIDFD_GET_INFO
 #define PIDFS_IOCTL_MAGIC		0xFF
 
-#define PIDFD_INFO_PID			(1UL << 0)
-#define PIDFD_INFO_CREDS		(1UL << 1)
-#define PIDFD_INFO_CGROUPID		(1UL << 2)
-#define PIDFD_INFO_EXIT			(1UL << 3)
-#define PIDFD_INFO_COREDUMP		(1UL << 4)
-#define PIDFD_INFO_SUPPORTED_MASK	(1UL << 5)
-#define PIDFD_INFO_COREDUMP_SIGNAL	(1UL << 6)
-#define PIDFD_INFO_COREDUMP_CODE	(1UL << 7)
+#define PIDFD_INFO_PID			_BITUL(0)
+#define PIDFD_INFO_CREDS		_BITUL(1)
+#define PIDFD_INFO_CGROUPID		_BITUL(2)
+#define PIDFD_INFO_EXIT			_BITUL(3)
+#define PIDFD_INFO_COREDUMP		_BITUL(4)
+#define PIDFD_INFO_SUPPORTED_MASK	_BITUL(5)
+#define PIDFD_INFO_COREDUMP_SIGNAL	_BITUL(6)
+#define PIDFD_INFO_COREDUMP_CODE	_BITUL(7)
 
 #define PIDFD_INFO_SIZE_VER0		64
 #define PIDFD_INFO_SIZE_VER1		72

@@ -1,0 +1,26 @@
+# Installing the module without DKMS, included by the top Makefile.
+#
+#   make install-module [KERNELRELEASE=...] [DESTDIR=...]
+#   make install-module MODULES_LOAD=1   also load it at boot
+#                                       (/etc/modules-load.d/pidfd.conf)
+
+MODULE_DIR := $(DESTDIR)/lib/modules/$(KERNELRELEASE)/updates
+UDEV_RULES_DIR ?= /lib/udev/rules.d
+
+.PHONY: install-module uninstall-module install uninstall
+install: install-module
+uninstall: uninstall-module
+
+install-module: module
+	install -D -m 0644 pidfd.ko $(MODULE_DIR)/pidfd.ko
+	install -D -m 0644 udev/60-pidfd.rules $(DESTDIR)$(UDEV_RULES_DIR)/60-pidfd.rules
+	if [ -n "$(MODULES_LOAD)" ]; then \
+		install -D -m 0644 udev/modules-load.conf \
+			$(DESTDIR)/etc/modules-load.d/pidfd.conf; \
+	fi
+	if [ -z "$(DESTDIR)" ]; then depmod -a $(KERNELRELEASE); fi
+
+uninstall-module:
+	rm -f $(MODULE_DIR)/pidfd.ko $(DESTDIR)$(UDEV_RULES_DIR)/60-pidfd.rules \
+		$(DESTDIR)/etc/modules-load.d/pidfd.conf
+	if [ -z "$(DESTDIR)" ]; then depmod -a $(KERNELRELEASE); fi

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The pidfd file type: an anon-inode file that pins a struct pid.
+ */
+#include <linux/anon_inodes.h>
+#include <linux/compat.h>
+#include <linux/file.h>
+#include <linux/module.h>
+#include <linux/pid_namespace.h>
+#include <linux/poll.h>
+#include <linux/proc_fs.h>
+#include <linux/sched/signal.h>
+#include <linux/seq_file.h>
+#include <linux/pidfd_dev.h>
+
+#include "pidfd_internal.h"
+
+atomic_t pidfd_live_files = ATOMIC_INIT(0);
+
+struct pidfd_target *pidfd_file_target(const struct file *file)
+{
+	return file->private_data;
+}
+
+struct pid *pidfd_file_pid(const struct file *file)
+{
+	return pidfd_file_target(file)->pid;
+}
+
+bool pidfd_is_thread(const struct file *file)
+{
+	return file->f_flags & PIDFD_THREAD;
+}
+
+/* Is @pid visible in the caller's pid namespace (its own or a child's)? */
+bool pidfd_pid_in_current_ns(const struct pid *pid)
+{
+	const struct pid_namespace *ns = task_active_pid_ns(current);
+
+	return ns->level <= pid->level && pid->numbers[ns->level].ns == ns;
+}
+
+/*
+ * Extensible commands are matched on direction, type and number only: the
+ * size field is the caller's struct size (copy_struct_from_user rules).
+ */
+bool pidfd_ioctl_is(unsigned int cmd, unsigned int ref)
+{
+	return _IOC_DIR(cmd) == _IOC_DIR(ref) &&
+	       _IOC_TYPE(cmd) == _IOC_TYPE(ref) &&
+	       _IOC_NR(cmd) == _IOC_NR(ref);
+}
+
+static int pidfd_release(struct inode *inode, struct file *file)
+{
+	pidfd_target_put(pidfd_file_target(file));
+	atomic_dec(&pidfd_live_files);
+	return 0;
+}
+
+/*
+ * POLLIN once the process has exited: for a process pidfd, once the whole
+ * thread group is dead; for a thread pidfd, once the thread is (a group
+ * leader that exited early counts only when its group is gone, as
+ * upstream). POLLHUP as well once it has been reaped.
+ */
+static __poll_t pidfd_poll(struct file *file, struct poll_table_struct *pts)
+{
+	struct pid *pid = pidfd_file_pid(file);
+	bool thread = pidfd_is_thread(file);
+	struct task_struct *task;
+	__poll_t events = 0;
+
+	poll_wait(file, &pid->wait_pidfd, pts);
+
+	rcu_read_lock();
+	task = pid_task(pid, PIDTYPE_PID);
+	if (!task)
+		events = EPOLLIN | EPOLLRDNORM | EPOLLHUP;
+	else if (READ_ONCE(task->exit_state) &&
+		 (thread ? !delay_group_leader(task) :
+			   thread_group_empty(task)))
+		events = EPOLLIN | EPOLLRDNORM;
+	rcu_read_unlock();
+
+	return events;
+}
+
+/*
+ * Pid: and NSpid: as upstream prints them, in the pid namespace of the
+ * procfs instance the fdinfo file is read through.
+ */
+static void pidfd_show_fdinfo(struct seq_file *m, struct file *file)
+{
+	struct pid *pid = pidfd_file_pid(file);
+	struct pid_namespace *ns = pidfd_proc_pid_ns(file_inode(m->file));
+	pid_t nr = -1;
+	unsigned int level;
+
+	if (pid_has_task(pid, PIDTYPE_PID))
+		nr = pid_nr_ns(pid, ns);
+
+	seq_put_decimal_ll(m, "Pid:\t", nr);
+	if (IS_ENABLED(CONFIG_PID_NS)) {
+		seq_put_decimal_ll(m, "\nNSpid:\t", nr);
+		/* Deeper levels only where this namespace sees the process. */
+		if (nr > 0)
+			for (level = ns->level + 1; level <= pid->level; level++)
+				seq_put_decimal_ll(m, "\t",
+						   pid->numbers[level].nr);
+	}
+	seq_putc(m, '\n');
+}
+
+static long pidfd_ioctl(struct file *file, unsigned int cmd,
+			unsigned long arg)
+{
+	if (cmd == PIDFD_GET_PROCFD)
+		return pidfd_get_procfd(file, (int)arg);
+	if (pidfd_ioctl_is(cmd, PIDFD_DEV_SEND_SIGNAL))
+		return pidfd_send_signal_ioctl(file, cmd, (void __user *)arg);
+	if (pidfd_ioctl_is(cmd, PIDFD_GET_INFO))
+		return pidfd_get_info(file, cmd, (void __user *)arg);
+	return -ENOTTY;
+}
+
+#ifdef CONFIG_COMPAT
+/* Every argument is a pointer, except PIDFD_GET_PROCFD's fd number. */
+static long pidfd_compat_ioctl(struct file *file, unsigned int cmd,
+			       unsigned long arg)
+{
+	if (cmd == PIDFD_GET_PROCFD)
+		return pidfd_ioctl(file, cmd, arg);
+	return pidfd_ioctl(file, cmd, (unsigned long)compat_ptr(arg));
+}
+#endif
+
+static const struct file_operations pidfd_file_fops = {
+	.owner		= THIS_MODULE,
+	.release	= pidfd_release,
+	.poll		= pidfd_poll,
+	.show_fdinfo	= pidfd_show_fdinfo,
+	.unlocked_ioctl	= pidfd_ioctl,
+#ifdef CONFIG_COMPAT
+	.compat_ioctl	= pidfd_compat_ioctl,
+#endif
+	.llseek		= noop_llseek,
+};
+
+/**
+ * pidfd_install - make a new close-on-exec pidfd for @pid
+ * @pid: the process or thread; the pidfd takes its own reference
+ * @flags: PIDFD_NONBLOCK, PIDFD_THREAD
+ *
+ * Return: the new file descriptor, or a negative errno.
+ */
+int pidfd_install(struct pid *pid, unsigned int flags)
+{
+	struct pidfd_target *target;
+	struct file *file;
+	int fd;
+
+	target = pidfd_target_get(pid);
+	if (!target)
+		return -ENOMEM;
+
+	fd = get_unused_fd_flags(O_CLOEXEC);
+	if (fd < 0)
+		goto err_put_target;
+
+	file = anon_inode_getfile("[pidfd]", &pidfd_file_fops, target,
+				  O_RDWR | (flags & PIDFD_NONBLOCK));
+	if (IS_ERR(file)) {
+		put_unused_fd(fd);
+		fd = PTR_ERR(file);
+		goto err_put_target;
+	}
+	/* anon_inode_getfile() keeps only O_ACCMODE and O_NONBLOCK. */
+	file->f_flags |= flags & PIDFD_THREAD;
+	atomic_inc(&pidfd_live_files);
+	fd_install(fd, file);
+	return fd;
+
+err_put_target:
+	pidfd_target_put(target);
+	return fd;
+}

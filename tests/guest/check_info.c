@@ -1,0 +1,466 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PIDFD_GET_INFO (docs/abi.md): every accepted size, the errors, the
+ * values (pid, tgid, ppid, credentials, cgroup id) and PIDFD_INFO_EXIT for
+ * children and non-children after reap. Mirrors the selftest
+ * pidfd_info_test and pidfd_open_test's "get info from pidfd".
+ */
+#include "pidfd_test.h"
+
+#include <grp.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/fsuid.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+
+#define PID_CREDS (PIDFD_INFO_PID | PIDFD_INFO_CREDS)
+
+START_TEST(info_sizes)
+{
+	static const size_t sizes[] = {
+		PIDFD_INFO_SIZE_VER0, PIDFD_INFO_SIZE_VER1, PIDFD_INFO_SIZE_VER2,
+		PIDFD_INFO_SIZE_VER3, 96, 128,
+	};
+	unsigned char buf[256];
+	int fd = pt_open_ok(getpid(), 0);
+	size_t i, j;
+
+	ck_assert_int_eq(PIDFD_GET_INFO, PT_GET_INFO_CMD(sizeof(struct pidfd_info)));
+	ck_assert_uint_eq(PT_GET_INFO_CMD(64), 0xC040FF0B);
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		size_t sz = sizes[i];
+		struct pidfd_info *info = (void *)buf;
+
+		memset(buf, 0xAA, sizeof(buf));
+		info->mask = PID_CREDS;
+		ck_assert_msg(ioctl(fd, PT_GET_INFO_CMD(sz), buf) == 0,
+			      "size %zu: %s", sz, pt_errname(errno));
+		ck_assert_msg((info->mask & PID_CREDS) == PID_CREDS,
+			      "size %zu: mask %#llx", sz,
+			      (unsigned long long)info->mask);
+		ck_assert_msg(info->pid == (__u32)getpid(), "size %zu: pid %u", sz,
+			      info->pid);
+		ck_assert_int_eq(info->ruid, getuid());
+		/* nothing written past the size the caller gave */
+		for (j = sz; j < sizeof(buf); j++)
+			ck_assert_msg(buf[j] == 0xAA, "size %zu: byte %zu written",
+				      sz, j);
+		/* beyond the module's struct: zero-filled */
+		for (j = sizeof(struct pidfd_info); j < sz; j++)
+			ck_assert_msg(buf[j] == 0, "size %zu: byte %zu not zeroed "
+				      "(%#x)", sz, j, buf[j]);
+	}
+	close(fd);
+}
+END_TEST
+
+START_TEST(info_errors)
+{
+	unsigned char buf[128];
+	int fd = pt_open_ok(getpid(), 0);
+	void *ro;
+
+	memset(buf, 0, sizeof(buf));
+	((struct pidfd_info *)buf)->mask = PIDFD_INFO_PID;
+	ck_assert_errno(ioctl(fd, PT_GET_INFO_CMD(56), buf), EINVAL);
+	ck_assert_errno(ioctl(fd, PT_GET_INFO_CMD(63), buf), EINVAL);
+	ck_assert_errno(ioctl(fd, PT_GET_INFO_CMD(8), buf), EINVAL);
+	ck_assert_errno(ioctl(fd, PT_GET_INFO_CMD(0), buf), EINVAL);
+	ck_assert_errno(ioctl(fd, PIDFD_GET_INFO, NULL), EINVAL);
+	ck_assert_errno(ioctl(fd, PIDFD_GET_INFO, pt_bad_ptr()), EFAULT);
+	ck_assert_errno(ioctl(fd, PT_GET_INFO_CMD(64), pt_bad_ptr()), EFAULT);
+	/* readable but not writable */
+	ro = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ck_assert_msg(ro != MAP_FAILED, "mmap: %m");
+	ck_assert_errno(ioctl(fd, PIDFD_GET_INFO, ro), EFAULT);
+	munmap(ro, 4096);
+	/* a direction other than _IOWR is another command */
+	ck_assert_errno(ioctl(fd, _IOC(_IOC_READ, PIDFS_IOCTL_MAGIC, 11, 64), buf),
+			ENOTTY);
+	close(fd);
+}
+END_TEST
+
+static void check_self_values(const struct pidfd_info *info, pid_t pid)
+{
+	uid_t r, e, s;
+	gid_t rg, eg, sg;
+
+	ck_assert_msg((info->mask & PID_CREDS) == PID_CREDS, "mask %#llx",
+		      (unsigned long long)info->mask);
+	ck_assert_msg(!(info->mask & PIDFD_INFO_EXIT),
+		      "PIDFD_INFO_EXIT set for a live process");
+	ck_assert_int_eq(info->pid, pid);
+	ck_assert_int_eq(info->tgid, getpid());
+	ck_assert_int_eq(info->ppid, getppid());
+	ck_assert_ok(getresuid(&r, &e, &s));
+	ck_assert_ok(getresgid(&rg, &eg, &sg));
+	ck_assert_int_eq(info->ruid, r);
+	ck_assert_int_eq(info->euid, e);
+	ck_assert_int_eq(info->suid, s);
+	ck_assert_int_eq(info->fsuid, (uid_t)setfsuid((uid_t)-1));
+	ck_assert_int_eq(info->rgid, rg);
+	ck_assert_int_eq(info->egid, eg);
+	ck_assert_int_eq(info->sgid, sg);
+	ck_assert_int_eq(info->fsgid, (gid_t)setfsgid((gid_t)-1));
+}
+
+START_TEST(info_self)
+{
+	struct pidfd_info info;
+	int fd = pt_open_ok(getpid(), 0);
+
+	ck_assert_ok(pt_get_info(fd, &info, PID_CREDS | PIDFD_INFO_EXIT));
+	check_self_values(&info, getpid());
+	/* PID and CREDS are returned even if not asked */
+	ck_assert_ok(pt_get_info(fd, &info, 0));
+	check_self_values(&info, getpid());
+	close(fd);
+}
+END_TEST
+
+static void *idle(void *arg)
+{
+	pt_sync_put(arg, pt_gettid());
+	for (;;)
+		pause();
+	return NULL;
+}
+
+START_TEST(info_thread)
+{
+	struct pidfd_info info;
+	struct pt_sync s;
+	pthread_t th;
+	pid_t tid;
+	int fd;
+
+	pt_sync_init(&s);
+	ck_assert_int_eq(pthread_create(&th, NULL, idle, &s), 0);
+	tid = pt_sync_get(&s, 10000);
+	fd = pt_open_ok(tid, PIDFD_THREAD);
+	ck_assert_ok(pt_get_info(fd, &info, PID_CREDS));
+	check_self_values(&info, tid);
+	close(fd);
+	fd = pt_open_ok(tid, 0);
+	ck_assert_ok(pt_get_info(fd, &info, PID_CREDS));
+	ck_assert_int_eq(info.tgid, getpid());
+	close(fd);
+}
+END_TEST
+
+START_TEST(info_child_creds)
+{
+	struct pidfd_info info;
+	struct pt_sync s;
+	pid_t pid;
+	int fd;
+
+	pt_sync_init(&s);
+	pid = pt_fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		if (setgroups(0, NULL) || setresgid(2000, 2001, 2002) ||
+		    setresuid(1000, 1001, 1002))
+			_exit(2);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		pt_sync_put(&s, 1);
+		for (;;)
+			pause();
+	}
+	ck_assert_int_eq(pt_sync_get(&s, 10000), 1);
+	fd = pt_open_ok(pid, 0);
+	ck_assert_ok(pt_get_info(fd, &info, PID_CREDS));
+	ck_assert_int_eq(info.pid, pid);
+	ck_assert_int_eq(info.tgid, pid);
+	ck_assert_int_eq(info.ppid, getpid());
+	ck_assert_int_eq(info.ruid, 1000);
+	ck_assert_int_eq(info.euid, 1001);
+	ck_assert_int_eq(info.suid, 1002);
+	ck_assert_int_eq(info.fsuid, 1001);
+	ck_assert_int_eq(info.rgid, 2000);
+	ck_assert_int_eq(info.egid, 2001);
+	ck_assert_int_eq(info.sgid, 2002);
+	ck_assert_int_eq(info.fsgid, 2001);
+	pt_kill_reap(pid);
+	close(fd);
+}
+END_TEST
+
+/* The cgroup v2 id of our cgroup, from a file handle on cgroup2. */
+static uint64_t my_cgroup_id(void)
+{
+	char mnt[PATH_MAX] = "", path[PATH_MAX * 2], cg[PATH_MAX], line[4096];
+	struct {
+		struct file_handle fh;
+		unsigned char data[64];
+	} h;
+	int mount_id;
+	uint64_t id;
+	FILE *f;
+
+	f = fopen("/proc/self/mountinfo", "re");
+	ck_assert_msg(f != NULL, "mountinfo: %m");
+	while (fgets(line, sizeof(line), f)) {
+		char *sep = strstr(line, " - ");
+		char mp[PATH_MAX];
+
+		if (!sep || strncmp(sep, " - cgroup2 ", 11))
+			continue;
+		if (sscanf(line, "%*s %*s %*s %*s %4095s", mp) == 1) {
+			snprintf(mnt, sizeof(mnt), "%s", mp);
+			break;
+		}
+	}
+	fclose(f);
+	if (!mnt[0]) {
+		/* Not mounted in the guest: mount it privately. */
+		ck_assert_msg(pt_private_mounts() == 0, "private mounts: %m");
+		ck_assert_ok(pt_tmpdir(mnt, sizeof(mnt)));
+		ck_assert_msg(mount("cgroup2", mnt, "cgroup2", 0, NULL) == 0,
+			      "mount cgroup2 on %s: %m", mnt);
+	}
+	ck_assert_msg(pt_read_field("/proc/self/cgroup", "0::", cg, sizeof(cg)) == 0,
+		      "no cgroup v2 line in /proc/self/cgroup");
+	snprintf(path, sizeof(path), "%s%s", mnt, cg);
+	h.fh.handle_bytes = sizeof(h.data);
+	ck_assert_msg(name_to_handle_at(AT_FDCWD, path, &h.fh, &mount_id, 0) == 0,
+		      "name_to_handle_at(%s): %m", path);
+	ck_assert_int_eq(h.fh.handle_bytes, 8);
+	memcpy(&id, h.fh.f_handle, sizeof(id));
+	return id;
+}
+
+START_TEST(info_cgroupid)
+{
+	struct pidfd_info info;
+	uint64_t want = my_cgroup_id();
+	int fd = pt_open_ok(getpid(), 0);
+
+	ck_assert_ok(pt_get_info(fd, &info, PIDFD_INFO_CGROUPID));
+	ck_assert_msg(info.mask & PIDFD_INFO_CGROUPID, "CGROUPID not in mask %#llx",
+		      (unsigned long long)info.mask);
+	ck_assert_msg(info.cgroupid != 0, "cgroupid 0");
+	ck_assert_msg(info.cgroupid == want, "cgroupid %llu, cgroup2 says %llu",
+		      (unsigned long long)info.cgroupid, (unsigned long long)want);
+	close(fd);
+}
+END_TEST
+
+START_TEST(info_supported_mask)
+{
+	struct pidfd_info info;
+	const uint64_t need = PIDFD_INFO_PID | PIDFD_INFO_CREDS |
+		PIDFD_INFO_CGROUPID | PIDFD_INFO_EXIT | PIDFD_INFO_SUPPORTED_MASK;
+	int fd = pt_open_ok(getpid(), 0);
+
+	ck_assert_ok(pt_get_info(fd, &info, PIDFD_INFO_SUPPORTED_MASK));
+	ck_assert_msg(info.mask & PIDFD_INFO_SUPPORTED_MASK,
+		      "SUPPORTED_MASK not returned (mask %#llx)",
+		      (unsigned long long)info.mask);
+	ck_assert_msg((info.supported_mask & need) == need,
+		      "supported_mask %#llx lacks %#llx",
+		      (unsigned long long)info.supported_mask,
+		      (unsigned long long)(need & ~info.supported_mask));
+	close(fd);
+}
+END_TEST
+
+/* ---- exit status ---------------------------------------------------- */
+
+/* A child that exits with @code or is killed by @sig; returns its status. */
+static void exit_case(int code, int sig)
+{
+	struct pidfd_info info;
+	struct pt_sync go;
+	int fd, status;
+	pid_t pid;
+
+	pt_sync_init(&go);
+	pid = pt_fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		pt_sync_get(&go, 60000);
+		if (sig)
+			for (;;)
+				pause();
+		_exit(code);
+	}
+	fd = pt_open_ok(pid, 0);
+
+	/* running: no EXIT */
+	ck_assert_ok(pt_get_info(fd, &info, PID_CREDS | PIDFD_INFO_EXIT));
+	ck_assert_msg(!(info.mask & PIDFD_INFO_EXIT), "EXIT set while running");
+	ck_assert_int_eq(info.pid, pid);
+
+	if (sig)
+		ck_assert_ok(pt_send_signal(fd, sig, NULL, 0));
+	else
+		pt_sync_put(&go, 1);
+	ck_assert_ok(pt_wait_zombie(pid));
+
+	/* zombie: still no EXIT, creds still there */
+	ck_assert_ok(pt_get_info(fd, &info, PID_CREDS | PIDFD_INFO_EXIT));
+	ck_assert_msg(!(info.mask & PIDFD_INFO_EXIT), "EXIT set for an unreaped zombie");
+	ck_assert_msg(info.mask & PIDFD_INFO_CREDS, "no CREDS for a zombie");
+	ck_assert_int_eq(info.pid, pid);
+
+	ck_assert_int_eq(pt_waitpid(pid, &status, 0), pid);
+
+	/* reaped: ESRCH without EXIT, the status with it */
+	ck_assert_errno(pt_get_info(fd, &info, PID_CREDS), ESRCH);
+	ck_assert_errno(pt_get_info(fd, &info, 0), ESRCH);
+	ck_assert_msg(pt_get_info(fd, &info, PIDFD_INFO_EXIT) == 0,
+		      "GET_INFO(EXIT) after reap: %s", pt_errname(errno));
+	ck_assert_msg(info.mask & PIDFD_INFO_EXIT, "EXIT not set after reap (mask %#llx)",
+		      (unsigned long long)info.mask);
+	ck_assert_msg(!(info.mask & PIDFD_INFO_CREDS), "CREDS set after reap");
+	ck_assert_msg(info.exit_code == status, "exit_code %#x, wait status %#x",
+		      info.exit_code, status);
+	if (sig) {
+		ck_assert(WIFSIGNALED(info.exit_code));
+		ck_assert_int_eq(WTERMSIG(info.exit_code), sig);
+	} else {
+		ck_assert(WIFEXITED(info.exit_code));
+		ck_assert_int_eq(WEXITSTATUS(info.exit_code), code);
+	}
+	/* asked again: the same */
+	ck_assert_ok(pt_get_info(fd, &info, PIDFD_INFO_EXIT | PID_CREDS));
+	ck_assert_int_eq(info.exit_code, status);
+	close(fd);
+	pt_sync_close(&go);
+}
+
+START_TEST(exit_0)
+{
+	exit_case(0, 0);
+}
+END_TEST
+
+START_TEST(exit_42)
+{
+	exit_case(42, 0);
+}
+END_TEST
+
+START_TEST(exit_sigkill)
+{
+	exit_case(0, SIGKILL);
+}
+END_TEST
+
+START_TEST(exit_sigterm)
+{
+	exit_case(0, SIGTERM);
+}
+END_TEST
+
+/* A grandchild, reaped by its own parent: not our child. */
+START_TEST(exit_non_child)
+{
+	struct pidfd_info info;
+	struct pt_sync up, go;
+	pid_t mid, gc;
+	int fd, ev;
+
+	pt_sync_init(&up);
+	pt_sync_init(&go);
+	mid = pt_fork();
+	ck_assert_int_ge(mid, 0);
+	if (mid == 0) {
+		pid_t g;
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		g = pt_fork();
+		if (g == 0) {
+			pt_sync_get(&go, 60000);
+			_exit(42);
+		}
+		pt_sync_put(&up, g);
+		_exit(pt_reap(g) == 42 ? 0 : 1);
+	}
+	gc = pt_sync_get(&up, 10000);
+	ck_assert_int_gt(gc, 0);
+	fd = pt_open_ok(gc, 0);
+	ck_assert_ok(pt_get_info(fd, &info, PIDFD_INFO_EXIT));
+	ck_assert_int_eq(info.ppid, mid);
+	ck_assert(!(info.mask & PIDFD_INFO_EXIT));
+	pt_sync_put(&go, 1);
+	/* its parent reaps it */
+	ck_assert_int_eq(pt_reap(mid), 0);
+	ev = pt_poll1(fd, POLLIN, 10000);
+	ck_assert_msg(ev & POLLHUP, "no POLLHUP after the grandchild was reaped");
+	ck_assert_errno(pt_get_info(fd, &info, PID_CREDS), ESRCH);
+	ck_assert_msg(pt_get_info(fd, &info, PIDFD_INFO_EXIT) == 0,
+		      "GET_INFO(EXIT) of a reaped non-child: %s", pt_errname(errno));
+	ck_assert(info.mask & PIDFD_INFO_EXIT);
+	ck_assert_msg(WIFEXITED(info.exit_code) && WEXITSTATUS(info.exit_code) == 42,
+		      "exit_code %#x, want exit(42)", info.exit_code);
+	close(fd);
+}
+END_TEST
+
+/* A pidfd handed to a child in a new pid ns: its target is outside. */
+static int foreign_info(void *arg)
+{
+	struct pidfd_info info;
+	int fd = *(int *)arg;
+
+	errno = 0;
+	PT_CHECK(pt_get_info(fd, &info, PID_CREDS) == -1 && errno == ESRCH,
+		 "GET_INFO on a parent-ns process: %s", pt_errname(errno));
+	fd = pt_open(getpid(), 0);
+	PT_CHECK(pt_get_info(fd, &info, PID_CREDS) == 0, "self: %m");
+	PT_CHECK(info.pid == 1 && info.tgid == 1 && info.ppid == 0,
+		 "pid %u tgid %u ppid %u in the new ns", info.pid, info.tgid,
+		 info.ppid);
+	return 0;
+}
+
+START_TEST(info_foreign_pidns)
+{
+	int fd = pt_open_ok(getpid(), 0);
+
+	ck_assert_msg(unshare(CLONE_NEWPID) == 0, "unshare(CLONE_NEWPID): %m");
+	pt_assert_child(foreign_info, &fd);
+	close(fd);
+}
+END_TEST
+
+static Suite *info_suite(void)
+{
+	Suite *s = suite_create("info");
+	TCase *tc;
+
+	tc = pt_tcase(s, "ioctl");
+	tcase_add_test(tc, info_sizes);
+	tcase_add_test(tc, info_errors);
+	tcase_add_test(tc, info_supported_mask);
+
+	tc = pt_tcase(s, "values");
+	tcase_add_test(tc, info_self);
+	tcase_add_test(tc, info_thread);
+	tcase_add_test(tc, info_child_creds);
+	tcase_add_test(tc, info_cgroupid);
+	tcase_add_test(tc, info_foreign_pidns);
+
+	tc = pt_tcase(s, "exit");
+	tcase_add_test(tc, exit_0);
+	tcase_add_test(tc, exit_42);
+	tcase_add_test(tc, exit_sigkill);
+	tcase_add_test(tc, exit_sigterm);
+	tcase_add_test(tc, exit_non_child);
+	return s;
+}
+
+int main(void)
+{
+	return pt_main(info_suite());
+}

@@ -1,0 +1,977 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * libpidfd against the module, in the VM (as root; tests needing another
+ * uid fork and drop privileges). Every test asserts outcomes: errno
+ * values, signals received (by whom, with which si_code/si_pid/si_value),
+ * exit statuses, timings.
+ */
+#include <check.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/pidfd.h>	/* glibc's, alongside ours: no clash */
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libpidfd.h>
+
+#define WAIT_MS 10000	/* generous: TCG is slow */
+
+static long elapsed_ms(const struct timespec *since)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - since->tv_sec) * 1000 +
+	       (now.tv_nsec - since->tv_nsec) / 1000000;
+}
+
+static void reap(pid_t pid, int *status)
+{
+	ck_assert_int_eq(waitpid(pid, status, 0), pid);
+}
+
+/* ---- Children that record the signals they receive ---- */
+
+struct sigrec {
+	int signo, code, value;
+	pid_t sender, receiver_pid, receiver_tid;
+	uid_t uid;
+};
+
+static int record_fd = -1;
+
+static void record_signal(int sig, siginfo_t *si, void *ctx)
+{
+	struct sigrec r = {
+		.signo = sig, .code = si->si_code,
+		.value = si->si_value.sival_int, .sender = si->si_pid,
+		.receiver_pid = getpid(), .receiver_tid = gettid(),
+		.uid = si->si_uid,
+	};
+
+	(void)ctx;
+	if (write(record_fd, &r, sizeof(r)) != sizeof(r))
+		_exit(90);
+}
+
+static void catch_signals(int fd)
+{
+	struct sigaction sa = { .sa_sigaction = record_signal,
+				.sa_flags = SA_SIGINFO | SA_RESTART };
+
+	record_fd = fd;
+	sigaction(SIGUSR1, &sa, NULL);
+	sigaction(SIGUSR2, &sa, NULL);
+	sigaction(SIGRTMIN + 1, &sa, NULL);
+}
+
+static void *idle_thread(void *arg)
+{
+	int fd = *(int *)arg;
+	pid_t tid = gettid();
+
+	if (write(fd, &tid, sizeof(tid)) != sizeof(tid))
+		_exit(91);
+	for (;;)
+		pause();
+	return NULL;
+}
+
+struct catcher {
+	pid_t pid;
+	pid_t thread;		/* a second thread's TID, if asked for */
+	pid_t member;		/* another process in its group, if asked */
+	int records;		/* read end of the record pipe */
+};
+
+/*
+ * Fork a child that records SIGUSR1/SIGUSR2/SIGRTMIN+1. With @thread, it
+ * runs a second thread; with @group, it leads a process group with one
+ * more recording member.
+ */
+static void start_catcher(struct catcher *c, bool thread, bool group)
+{
+	int rec[2], ready[2];
+
+	ck_assert_int_eq(pipe2(rec, O_CLOEXEC), 0);
+	ck_assert_int_eq(pipe2(ready, O_CLOEXEC), 0);
+	memset(c, 0, sizeof(*c));
+	c->pid = fork();
+	ck_assert_int_ge(c->pid, 0);
+	if (c->pid == 0) {
+		pid_t none = 0;
+
+		catch_signals(rec[1]);
+		if (group) {
+			pid_t member;
+
+			setpgid(0, 0);
+			member = fork();
+			if (member == 0) {
+				if (write(ready[1], &(pid_t){ getpid() }, sizeof(pid_t)) < 0)
+					_exit(92);
+				for (;;)
+					pause();
+			}
+		} else if (write(ready[1], &none, sizeof(none)) < 0) {
+			_exit(92);
+		}
+		if (thread) {
+			pthread_t t;
+
+			pthread_create(&t, NULL, idle_thread, &ready[1]);
+		} else if (write(ready[1], &none, sizeof(none)) < 0) {
+			_exit(92);
+		}
+		for (;;)
+			pause();
+	}
+	close(rec[1]);
+	close(ready[1]);
+	ck_assert_int_eq(read(ready[0], &c->member, sizeof(pid_t)), sizeof(pid_t));
+	ck_assert_int_eq(read(ready[0], &c->thread, sizeof(pid_t)), sizeof(pid_t));
+	close(ready[0]);
+	c->records = rec[0];
+}
+
+static void stop_catcher(struct catcher *c)
+{
+	int status;
+
+	if (c->member > 0)
+		kill(c->member, SIGKILL);
+	kill(c->pid, SIGKILL);
+	reap(c->pid, &status);
+	close(c->records);
+}
+
+/* The next signal record, or fail after WAIT_MS. */
+static struct sigrec next_record(const struct catcher *c)
+{
+	struct pollfd p = { .fd = c->records, .events = POLLIN };
+	struct sigrec r;
+
+	ck_assert_msg(poll(&p, 1, WAIT_MS) == 1, "no signal arrived");
+	ck_assert_int_eq(read(c->records, &r, sizeof(r)), sizeof(r));
+	return r;
+}
+
+static bool no_record_within(const struct catcher *c, int ms)
+{
+	struct pollfd p = { .fd = c->records, .events = POLLIN };
+
+	return poll(&p, 1, ms) == 0;
+}
+
+/* A child that exits with @code once told to (write a byte to *go). */
+static pid_t start_exiter(int code, int *go)
+{
+	int p[2];
+	pid_t pid;
+
+	ck_assert_int_eq(pipe2(p, O_CLOEXEC), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		char c;
+
+		close(p[1]);
+		if (read(p[0], &c, 1) < 0)
+			_exit(100);
+		_exit(code);
+	}
+	close(p[0]);
+	*go = p[1];
+	return pid;
+}
+
+static pid_t start_sleeper(void)
+{
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		for (;;)
+			pause();
+	}
+	return pid;
+}
+
+/* ---- The control fd ---- */
+
+/* How many of our fds are open on /dev/pidfd; the last one in *which. */
+static int count_control_fds(int *which)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d))) {
+		char path[300], target[64];
+		ssize_t len;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/fd/%s", e->d_name);
+		len = readlink(path, target, sizeof(target) - 1);
+		if (len < 0)
+			continue;
+		target[len] = '\0';
+		if (strcmp(target, LIBPIDFD_DEVICE) == 0) {
+			n++;
+			if (which)
+				*which = atoi(e->d_name);
+		}
+	}
+	closedir(d);
+	return n;
+}
+
+START_TEST(control_fd_once_and_cloexec)
+{
+	int ctl = -1;
+
+	ck_assert_int_eq(libpidfd_probe(), 0);
+	for (int i = 0; i < 20; i++) {
+		int fd = libpidfd_open(getpid(), 0);
+
+		ck_assert_int_ge(fd, 0);
+		close(fd);
+	}
+	ck_assert_int_eq(count_control_fds(&ctl), 1);
+	ck_assert_int_ne(fcntl(ctl, F_GETFD) & FD_CLOEXEC, 0);
+}
+END_TEST
+
+static pthread_barrier_t barrier;
+
+static void *open_self(void *arg)
+{
+	(void)arg;
+	pthread_barrier_wait(&barrier);
+	return (void *)(long)libpidfd_open(getpid(), 0);
+}
+
+START_TEST(control_fd_threads_race)
+{
+	pthread_t threads[8];
+
+	/* Each Check test is a fresh fork: no control fd yet. */
+	ck_assert_int_eq(count_control_fds(NULL), 0);
+	pthread_barrier_init(&barrier, NULL, 8);
+	for (int i = 0; i < 8; i++)
+		pthread_create(&threads[i], NULL, open_self, NULL);
+	for (int i = 0; i < 8; i++) {
+		void *ret;
+
+		pthread_join(threads[i], &ret);
+		ck_assert_int_ge((long)ret, 0);
+		close((int)(long)ret);
+	}
+	ck_assert_int_eq(count_control_fds(NULL), 1);
+}
+END_TEST
+
+START_TEST(control_fd_after_fork_and_close)
+{
+	int ctl = -1, status;
+	pid_t child;
+
+	ck_assert_int_eq(libpidfd_probe(), 0);
+	ck_assert_int_eq(count_control_fds(&ctl), 1);
+	child = fork();
+	ck_assert_int_ge(child, 0);
+	if (child == 0) {
+		int fd, devnull;
+		char target[64];
+		ssize_t len;
+
+		/* The inherited fd works in the child. */
+		fd = libpidfd_open(getppid(), 0);
+		if (fd < 0 || count_control_fds(NULL) != 1)
+			_exit(1);
+		close(fd);
+		/* Closed behind the library's back: it opens another. */
+		close(ctl);
+		fd = libpidfd_open(getpid(), 0);
+		if (fd < 0 || count_control_fds(NULL) != 1)
+			_exit(2);
+		close(fd);
+		/* Replaced by another file: that file is left alone. */
+		ck_assert_int_eq(count_control_fds(&ctl), 1);
+		devnull = open("/dev/null", O_RDONLY);
+		dup2(devnull, ctl);
+		close(devnull);
+		fd = libpidfd_open(getpid(), 0);
+		if (fd < 0 || libpidfd_getpid(fd) != getpid())
+			_exit(3);
+		{
+			char path[64];
+
+			snprintf(path, sizeof(path), "/proc/self/fd/%d", ctl);
+			len = readlink(path, target, sizeof(target) - 1);
+			if (len < 0)
+				_exit(4);
+			target[len] = '\0';
+			if (strcmp(target, "/dev/null") != 0)
+				_exit(5);
+		}
+		_exit(count_control_fds(NULL) == 1 ? 0 : 6);
+	}
+	reap(child, &status);
+	ck_assert(WIFEXITED(status));
+	ck_assert_int_eq(WEXITSTATUS(status), 0);
+}
+END_TEST
+
+START_TEST(control_fd_not_inherited_by_exec)
+{
+	int out[2], status;
+	char buf[16] = "";
+	pid_t child;
+
+	ck_assert_int_eq(libpidfd_probe(), 0);
+	ck_assert_int_eq(pipe(out), 0);
+	child = fork();
+	if (child == 0) {
+		dup2(out[1], 1);
+		execl("/bin/sh", "sh", "-c",
+		      "n=0; for f in /proc/$$/fd/*; do "
+		      "[ \"$(readlink $f)\" = /dev/pidfd ] && n=$((n+1)); done; echo $n",
+		      (char *)NULL);
+		_exit(127);
+	}
+	close(out[1]);
+	ck_assert_int_gt(read(out[0], buf, sizeof(buf) - 1), 0);
+	reap(child, &status);
+	ck_assert_str_eq(buf, "0\n");
+	close(out[0]);
+}
+END_TEST
+
+/* ---- libpidfd_open ---- */
+
+START_TEST(open_errors)
+{
+	int status, go;
+	pid_t pid;
+
+	errno = 0;
+	ck_assert_int_eq(libpidfd_open(getpid(), 1), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_int_eq(libpidfd_open(getpid(), PIDFD_NONBLOCK | O_APPEND), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_int_eq(libpidfd_open(0, 0), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_int_eq(libpidfd_open(-1, 0), -1);
+	ck_assert_int_eq(errno, EINVAL);
+
+	pid = start_exiter(0, &go);
+	close(go);
+	reap(pid, &status);
+	errno = 0;
+	ck_assert_int_eq(libpidfd_open(pid, 0), -1);
+	ck_assert_int_eq(errno, ESRCH);
+}
+END_TEST
+
+START_TEST(open_flags_and_zombie)
+{
+	int fd, go, status;
+	pid_t pid;
+
+	fd = libpidfd_open(getpid(), 0);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_ne(fcntl(fd, F_GETFD) & FD_CLOEXEC, 0);
+	ck_assert_int_eq(fcntl(fd, F_GETFL) & O_NONBLOCK, 0);
+	ck_assert_int_eq(libpidfd_getpid(fd), getpid());
+	close(fd);
+
+	fd = libpidfd_open(getpid(), PIDFD_NONBLOCK);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_ne(fcntl(fd, F_GETFL) & O_NONBLOCK, 0);
+	close(fd);
+
+	fd = libpidfd_open(gettid(), PIDFD_THREAD);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_ne(fcntl(fd, F_GETFL) & O_EXCL, 0);
+	close(fd);
+
+	/* A zombie can still be opened. */
+	pid = start_exiter(5, &go);
+	close(go);
+	ck_assert_int_eq(waitid(P_PID, (id_t)pid, &(siginfo_t){ 0 }, WEXITED | WNOWAIT), 0);
+	fd = libpidfd_open(pid, 0);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(libpidfd_wait_exit(fd, 0), 0);
+	reap(pid, &status);
+	close(fd);
+}
+END_TEST
+
+/* The kernel's pidfd calls reject the module's pidfds, and vice versa. */
+START_TEST(glibc_pidfds_do_not_mix)
+{
+	int fd = libpidfd_open(getpid(), 0);
+
+	ck_assert_int_ge(fd, 0);
+	errno = 0;
+	ck_assert_int_eq(pidfd_send_signal(fd, 0, NULL, 0), -1);
+	ck_assert(errno == EBADF || errno == EINVAL);
+	close(fd);
+
+	fd = pidfd_open(getpid(), 0);
+	if (fd >= 0) {
+		errno = 0;
+		ck_assert_int_eq(libpidfd_send_signal(fd, 0, NULL, 0), -1);
+		ck_assert_int_eq(errno, ENOTTY);
+		close(fd);
+	}
+}
+END_TEST
+
+/* ---- libpidfd_send_signal ---- */
+
+START_TEST(signal_kill_style_siginfo)
+{
+	struct catcher c;
+	struct sigrec r;
+	int fd;
+
+	start_catcher(&c, false, false);
+	fd = libpidfd_open(c.pid, 0);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(libpidfd_send_signal(fd, SIGUSR1, NULL, 0), 0);
+	r = next_record(&c);
+	ck_assert_int_eq(r.signo, SIGUSR1);
+	ck_assert_int_eq(r.code, SI_USER);
+	ck_assert_int_eq(r.sender, getpid());
+	ck_assert_uint_eq(r.uid, getuid());
+	/* Signal 0: a probe, nothing delivered. */
+	ck_assert_int_eq(libpidfd_send_signal(fd, 0, NULL, 0), 0);
+	ck_assert(no_record_within(&c, 200));
+	close(fd);
+	stop_catcher(&c);
+}
+END_TEST
+
+START_TEST(signal_queued_value)
+{
+	struct catcher c;
+	struct sigrec r;
+	siginfo_t info;
+	int fd;
+
+	start_catcher(&c, false, false);
+	fd = libpidfd_open(c.pid, 0);
+	memset(&info, 0, sizeof(info));
+	info.si_signo = SIGRTMIN + 1;
+	info.si_code = SI_QUEUE;
+	info.si_pid = getpid();
+	info.si_uid = getuid();
+	info.si_value.sival_int = 4242;
+	ck_assert_int_eq(libpidfd_send_signal(fd, SIGRTMIN + 1, &info, 0), 0);
+	r = next_record(&c);
+	ck_assert_int_eq(r.signo, SIGRTMIN + 1);
+	ck_assert_int_eq(r.code, SI_QUEUE);
+	ck_assert_int_eq(r.value, 4242);
+	ck_assert_int_eq(r.sender, getpid());
+
+	/* si_signo must match sig. */
+	errno = 0;
+	ck_assert_int_eq(libpidfd_send_signal(fd, SIGUSR1, &info, 0), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	/* A kernel-looking si_code to another process: spoofing, EPERM. */
+	info.si_signo = SIGUSR1;
+	info.si_code = SI_USER;
+	errno = 0;
+	ck_assert_int_eq(libpidfd_send_signal(fd, SIGUSR1, &info, 0), -1);
+	ck_assert_int_eq(errno, EPERM);
+	info.si_code = SI_TKILL;
+	ck_assert_int_eq(libpidfd_send_signal(fd, SIGUSR1, &info, 0), -1);
+	ck_assert_int_eq(errno, EPERM);
+	ck_assert(no_record_within(&c, 200));
+	close(fd);
+	stop_catcher(&c);
+}
+END_TEST
+
+START_TEST(signal_errors)
+{
+	int fd, go, status;
+	pid_t pid;
+
+	pid = start_exiter(0, &go);
+	fd = libpidfd_open(pid, 0);
+	ck_assert_int_ge(fd, 0);
+	errno = 0;
+	ck_assert_int_eq(libpidfd_send_signal(fd, 65, NULL, 0), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_int_eq(libpidfd_send_signal(fd, SIGTERM, NULL, 8), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_int_eq(libpidfd_send_signal(fd, SIGTERM, NULL,
+			 PIDFD_SIGNAL_THREAD | PIDFD_SIGNAL_PROCESS_GROUP), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_int_eq(libpidfd_send_signal(fd, SIGTERM, (siginfo_t *)8, 0), -1);
+	ck_assert_int_eq(errno, EFAULT);
+
+	close(go);
+	ck_assert_int_eq(libpidfd_wait_exit(fd, WAIT_MS), 0);
+	/* A zombie: the signal succeeds and does nothing, as kill(2). */
+	ck_assert_int_eq(libpidfd_send_signal(fd, SIGTERM, NULL, 0), 0);
+	reap(pid, &status);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	errno = 0;
+	ck_assert_int_eq(libpidfd_send_signal(fd, SIGTERM, NULL, 0), -1);
+	ck_assert_int_eq(errno, ESRCH);
+	close(fd);
+}
+END_TEST
+
+START_TEST(signal_thread_scope)
+{
+	struct catcher c;
+	struct sigrec r;
+	int fd, tfd;
+
+	start_catcher(&c, true, false);
+	ck_assert_int_gt(c.thread, 0);
+	ck_assert_int_ne(c.thread, c.pid);
+
+	/* A PIDFD_THREAD pidfd: the thread, by default, as tgkill(2). */
+	tfd = libpidfd_open(c.thread, PIDFD_THREAD);
+	ck_assert_int_ge(tfd, 0);
+	ck_assert_int_eq(libpidfd_send_signal(tfd, SIGUSR1, NULL, 0), 0);
+	r = next_record(&c);
+	ck_assert_int_eq(r.receiver_tid, c.thread);
+	ck_assert_int_eq(r.code, SI_TKILL);
+	ck_assert_int_eq(r.sender, getpid());
+
+	/* A process pidfd on the main thread, thread scope: the main thread. */
+	fd = libpidfd_open(c.pid, 0);
+	ck_assert_int_eq(libpidfd_send_signal(fd, SIGUSR2, NULL, PIDFD_SIGNAL_THREAD), 0);
+	r = next_record(&c);
+	ck_assert_int_eq(r.signo, SIGUSR2);
+	ck_assert_int_eq(r.receiver_tid, c.pid);
+	ck_assert_int_eq(r.code, SI_TKILL);
+
+	/* A thread's pidfd with thread-group scope: the process. */
+	ck_assert_int_eq(libpidfd_send_signal(tfd, SIGUSR1, NULL,
+					      PIDFD_SIGNAL_THREAD_GROUP), 0);
+	r = next_record(&c);
+	ck_assert_int_eq(r.receiver_pid, c.pid);
+	ck_assert_int_eq(r.code, SI_USER);
+	close(tfd);
+	close(fd);
+	stop_catcher(&c);
+}
+END_TEST
+
+START_TEST(signal_process_group_scope)
+{
+	struct catcher c;
+	struct sigrec r1, r2;
+	int fd, mfd;
+
+	start_catcher(&c, false, true);
+	fd = libpidfd_open(c.pid, 0);
+	ck_assert_int_eq(libpidfd_send_signal(fd, SIGUSR1, NULL,
+					      PIDFD_SIGNAL_PROCESS_GROUP), 0);
+	r1 = next_record(&c);
+	r2 = next_record(&c);
+	ck_assert_int_eq(r1.signo, SIGUSR1);
+	ck_assert_int_eq(r2.signo, SIGUSR1);
+	ck_assert((r1.receiver_pid == c.pid && r2.receiver_pid == c.member) ||
+		  (r2.receiver_pid == c.pid && r1.receiver_pid == c.member));
+	ck_assert_int_eq(r1.sender, getpid());
+
+	/* The member leads no group: ESRCH. */
+	mfd = libpidfd_open(c.member, 0);
+	errno = 0;
+	ck_assert_int_eq(libpidfd_send_signal(mfd, SIGUSR1, NULL,
+					      PIDFD_SIGNAL_PROCESS_GROUP), -1);
+	ck_assert_int_eq(errno, ESRCH);
+	/* Process scope on the leader reaches the leader only. */
+	ck_assert_int_eq(libpidfd_send_signal(fd, SIGUSR2, NULL, 0), 0);
+	r1 = next_record(&c);
+	ck_assert_int_eq(r1.receiver_pid, c.pid);
+	ck_assert(no_record_within(&c, 200));
+	close(mfd);
+	close(fd);
+	stop_catcher(&c);
+}
+END_TEST
+
+/* An unprivileged sender gets EPERM for a root process, as kill(2). */
+START_TEST(signal_unprivileged_eperm)
+{
+	pid_t victim = start_sleeper(), child;
+	int status;
+
+	child = fork();
+	ck_assert_int_ge(child, 0);
+	if (child == 0) {
+		int fd;
+
+		if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
+			_exit(10);
+		fd = libpidfd_open(victim, 0);	/* no privilege needed */
+		if (fd < 0)
+			_exit(11);
+		errno = 0;
+		if (libpidfd_send_signal(fd, SIGKILL, NULL, 0) != -1 || errno != EPERM)
+			_exit(12);
+		errno = 0;
+		if (libpidfd_send_signal(fd, 0, NULL, 0) != -1 || errno != EPERM)
+			_exit(13);
+		_exit(0);
+	}
+	reap(child, &status);
+	ck_assert(WIFEXITED(status));
+	ck_assert_int_eq(WEXITSTATUS(status), 0);
+	/* And the victim is alive. */
+	ck_assert_int_eq(kill(victim, 0), 0);
+	kill(victim, SIGKILL);
+	reap(victim, &status);
+}
+END_TEST
+
+/* ---- /proc ---- */
+
+START_TEST(procfd)
+{
+	char buf[2048], want[32];
+	int fd, dir, procroot, st, status;
+	ssize_t n;
+	pid_t pid = start_sleeper();
+
+	fd = libpidfd_open(pid, 0);
+	dir = libpidfd_open_procdir(fd);
+	ck_assert_int_ge(dir, 0);
+	ck_assert_int_ne(fcntl(dir, F_GETFD) & FD_CLOEXEC, 0);
+	st = openat(dir, "status", O_RDONLY | O_CLOEXEC);
+	n = read(st, buf, sizeof(buf) - 1);
+	ck_assert_int_gt(n, 0);
+	buf[n] = '\0';
+	snprintf(want, sizeof(want), "\nPid:\t%d\n", pid);
+	ck_assert(strstr(buf, want));
+	close(st);
+	close(dir);
+
+	errno = 0;
+	ck_assert_int_eq(libpidfd_get_procfd(fd, -1), -1);
+	ck_assert_int_eq(errno, EBADF);
+	procroot = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	errno = 0;
+	ck_assert_int_eq(libpidfd_get_procfd(fd, procroot), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	close(procroot);
+
+	kill(pid, SIGKILL);
+	reap(pid, &status);
+	errno = 0;
+	ck_assert_int_eq(libpidfd_open_procdir(fd), -1);
+	ck_assert_int_eq(errno, ESRCH);
+	close(fd);
+}
+END_TEST
+
+/* ---- info, exit status, wait ---- */
+
+START_TEST(get_info_fields)
+{
+	struct pidfd_info info;
+	int fd, status, go;
+	pid_t pid = start_exiter(7, &go);
+
+	fd = libpidfd_open(pid, 0);
+	memset(&info, 0, sizeof(info));
+	info.mask = PIDFD_INFO_SUPPORTED_MASK;
+	ck_assert_int_eq(libpidfd_get_info(fd, &info, sizeof(info)), 0);
+	ck_assert(info.mask & PIDFD_INFO_PID);
+	ck_assert(info.mask & PIDFD_INFO_CREDS);
+	ck_assert(!(info.mask & PIDFD_INFO_EXIT));
+	ck_assert_uint_eq(info.pid, (unsigned)pid);
+	ck_assert_uint_eq(info.tgid, (unsigned)pid);
+	ck_assert_uint_eq(info.ppid, (unsigned)getpid());
+	ck_assert_uint_eq(info.ruid, 0);
+	ck_assert(info.supported_mask & PIDFD_INFO_EXIT);
+
+	errno = 0;
+	ck_assert_int_eq(libpidfd_get_info(fd, &info, PIDFD_INFO_SIZE_VER0 - 1), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_int_eq(libpidfd_get_info(fd, NULL, sizeof(info)), -1);
+	ck_assert_int_eq(errno, EINVAL);
+
+	/* Alive, then a zombie: no exit status yet. */
+	errno = 0;
+	ck_assert_int_eq(libpidfd_exit_status(fd, &status), -1);
+	ck_assert_int_eq(errno, EAGAIN);
+	close(go);
+	ck_assert_int_eq(libpidfd_wait_exit(fd, WAIT_MS), 0);
+	ck_assert_int_eq(libpidfd_exit_status(fd, &status), -1);
+	ck_assert_int_eq(errno, EAGAIN);
+
+	reap(pid, &status);
+	memset(&info, 0, sizeof(info));
+	info.mask = PIDFD_INFO_EXIT;
+	ck_assert_int_eq(libpidfd_get_info(fd, &info, sizeof(info)), 0);
+	ck_assert(info.mask & PIDFD_INFO_EXIT);
+	ck_assert_int_eq(info.exit_code, status);
+	ck_assert(WIFEXITED(info.exit_code) && WEXITSTATUS(info.exit_code) == 7);
+	/* Reaped, exit status not asked for: ESRCH. */
+	memset(&info, 0, sizeof(info));
+	errno = 0;
+	ck_assert_int_eq(libpidfd_get_info(fd, &info, sizeof(info)), -1);
+	ck_assert_int_eq(errno, ESRCH);
+	/* The smallest struct still carries exit_code. */
+	memset(&info, 0, sizeof(info));
+	info.mask = PIDFD_INFO_EXIT;
+	ck_assert_int_eq(libpidfd_get_info(fd, &info, PIDFD_INFO_SIZE_VER0), 0);
+	ck_assert_int_eq(info.exit_code, status);
+	close(fd);
+}
+END_TEST
+
+START_TEST(get_info_creds_of_unprivileged)
+{
+	struct pidfd_info info;
+	int sync[2], status, fd;
+	pid_t pid;
+	char c;
+
+	ck_assert_int_eq(pipe(sync), 0);
+	pid = fork();
+	if (pid == 0) {
+		if (setresgid(1000, 1000, 1000) || setresuid(1000, 1000, 1000))
+			_exit(10);
+		close(sync[0]);
+		if (write(sync[1], "x", 1) != 1)
+			_exit(11);
+		for (;;)
+			pause();
+	}
+	close(sync[1]);
+	ck_assert_int_eq(read(sync[0], &c, 1), 1);
+	fd = libpidfd_open(pid, 0);
+	memset(&info, 0, sizeof(info));
+	ck_assert_int_eq(libpidfd_get_info(fd, &info, sizeof(info)), 0);
+	ck_assert_uint_eq(info.ruid, 1000);
+	ck_assert_uint_eq(info.euid, 1000);
+	ck_assert_uint_eq(info.rgid, 1000);
+	ck_assert_uint_eq(info.fsgid, 1000);
+	kill(pid, SIGKILL);
+	reap(pid, &status);
+	ck_assert_int_eq(libpidfd_exit_status(fd, &status), 0);
+	ck_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	close(fd);
+	close(sync[0]);
+}
+END_TEST
+
+/* A process that is not our child: its parent reaps it, we read the status. */
+START_TEST(exit_status_of_non_child)
+{
+	int to_grandchild[2], from_mid[2], fd, status;
+	struct timespec start;
+	pid_t mid, grandchild;
+	char c = 'x';
+
+	ck_assert_int_eq(pipe(to_grandchild), 0);
+	ck_assert_int_eq(pipe(from_mid), 0);
+	mid = fork();
+	if (mid == 0) {
+		pid_t g = fork();
+
+		if (g == 0) {
+			if (read(to_grandchild[0], &c, 1) != 1)
+				_exit(100);
+			_exit(42);
+		}
+		if (write(from_mid[1], &g, sizeof(g)) != sizeof(g))
+			_exit(101);
+		while (waitpid(g, &status, 0) < 0)
+			;
+		_exit(0);
+	}
+	ck_assert_int_eq(read(from_mid[0], &grandchild, sizeof(grandchild)),
+			 sizeof(grandchild));
+	fd = libpidfd_open(grandchild, 0);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(libpidfd_wait_exit(fd, 100), -1);
+	ck_assert_int_eq(errno, ETIMEDOUT);
+	ck_assert_int_eq(write(to_grandchild[1], &c, 1), 1);
+	ck_assert_int_eq(libpidfd_wait_exit(fd, WAIT_MS), 0);
+
+	/* Its parent reaps it a moment later. */
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	while (libpidfd_exit_status(fd, &status) < 0) {
+		ck_assert_int_eq(errno, EAGAIN);
+		ck_assert_int_lt(elapsed_ms(&start), WAIT_MS);
+		usleep(5000);
+	}
+	ck_assert(WIFEXITED(status));
+	ck_assert_int_eq(WEXITSTATUS(status), 42);
+	errno = 0;
+	ck_assert_int_eq(libpidfd_getpid(fd), -1);
+	ck_assert_int_eq(errno, ESRCH);
+	reap(mid, &status);
+	close(fd);
+}
+END_TEST
+
+START_TEST(wait_exit_timing)
+{
+	struct timespec start;
+	int fd, status;
+	pid_t pid = start_sleeper();
+	long ms;
+
+	fd = libpidfd_open(pid, 0);
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	errno = 0;
+	ck_assert_int_eq(libpidfd_wait_exit(fd, 300), -1);
+	ck_assert_int_eq(errno, ETIMEDOUT);
+	ms = elapsed_ms(&start);
+	ck_assert_msg(ms >= 295 && ms < 3000, "waited %ld ms", ms);
+	ck_assert_int_eq(libpidfd_wait_exit(fd, 0), -1);
+	ck_assert_int_eq(errno, ETIMEDOUT);
+
+	ck_assert_int_eq(libpidfd_send_signal(fd, SIGKILL, NULL, 0), 0);
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	ck_assert_int_eq(libpidfd_wait_exit(fd, -1), 0);
+	ck_assert_int_lt(elapsed_ms(&start), WAIT_MS);
+	reap(pid, &status);
+	ck_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	ck_assert_int_eq(libpidfd_wait_exit(fd, 0), 0);
+	close(fd);
+}
+END_TEST
+
+/* A thread pidfd reports the thread's exit, the process pidfd does not. */
+static void *exit_soon(void *arg)
+{
+	int fd = *(int *)arg;
+	pid_t tid = gettid();
+	char c;
+
+	if (write(fd, &tid, sizeof(tid)) < 0 || read(fd, &c, 1) < 0)
+		return NULL;
+	return NULL;
+}
+
+START_TEST(wait_exit_thread)
+{
+	int sp[2], tfd, pfd;
+	pthread_t t;
+	pid_t tid;
+
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sp), 0);
+	pthread_create(&t, NULL, exit_soon, &sp[1]);
+	ck_assert_int_eq(read(sp[0], &tid, sizeof(tid)), sizeof(tid));
+	tfd = libpidfd_open(tid, PIDFD_THREAD);
+	ck_assert_int_ge(tfd, 0);
+	pfd = libpidfd_open(getpid(), 0);
+	ck_assert_int_eq(libpidfd_wait_exit(tfd, 0), -1);
+	ck_assert_int_eq(errno, ETIMEDOUT);
+	ck_assert_int_eq(write(sp[0], "x", 1), 1);
+	pthread_join(t, NULL);
+	ck_assert_int_eq(libpidfd_wait_exit(tfd, WAIT_MS), 0);
+	ck_assert_int_eq(libpidfd_wait_exit(pfd, 100), -1);
+	ck_assert_int_eq(errno, ETIMEDOUT);
+	close(tfd);
+	close(pfd);
+	close(sp[0]);
+	close(sp[1]);
+}
+END_TEST
+
+/* ---- getpid ---- */
+
+START_TEST(getpid_rules)
+{
+	int fd, fds[2], status;
+	pid_t pid = start_sleeper();
+
+	fd = libpidfd_open(pid, 0);
+	ck_assert_int_eq(libpidfd_getpid(fd), pid);
+	kill(pid, SIGKILL);
+	reap(pid, &status);
+	errno = 0;
+	ck_assert_int_eq(libpidfd_getpid(fd), -1);
+	ck_assert_int_eq(errno, ESRCH);
+	close(fd);
+	errno = 0;
+	ck_assert_int_eq(libpidfd_getpid(fd), -1);
+	ck_assert_int_eq(errno, EBADF);
+	ck_assert_int_eq(pipe(fds), 0);
+	errno = 0;
+	ck_assert_int_eq(libpidfd_getpid(fds[0]), -1);
+	ck_assert_int_eq(errno, EBADF);
+	close(fds[0]);
+	close(fds[1]);
+}
+END_TEST
+
+static Suite *libpidfd_suite(void)
+{
+	Suite *s = suite_create("libpidfd");
+	TCase *tc;
+
+	tc = tcase_create("control_fd");
+	tcase_add_test(tc, control_fd_once_and_cloexec);
+	tcase_add_test(tc, control_fd_threads_race);
+	tcase_add_test(tc, control_fd_after_fork_and_close);
+	tcase_add_test(tc, control_fd_not_inherited_by_exec);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("open");
+	tcase_add_test(tc, open_errors);
+	tcase_add_test(tc, open_flags_and_zombie);
+	tcase_add_test(tc, glibc_pidfds_do_not_mix);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("signal");
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, signal_kill_style_siginfo);
+	tcase_add_test(tc, signal_queued_value);
+	tcase_add_test(tc, signal_errors);
+	tcase_add_test(tc, signal_thread_scope);
+	tcase_add_test(tc, signal_process_group_scope);
+	tcase_add_test(tc, signal_unprivileged_eperm);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("proc_info_wait");
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, procfd);
+	tcase_add_test(tc, get_info_fields);
+	tcase_add_test(tc, get_info_creds_of_unprivileged);
+	tcase_add_test(tc, exit_status_of_non_child);
+	tcase_add_test(tc, wait_exit_timing);
+	tcase_add_test(tc, wait_exit_thread);
+	tcase_add_test(tc, getpid_rules);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(libpidfd_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

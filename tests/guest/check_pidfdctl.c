@@ -1,0 +1,649 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * pidfdctl's behaviour in the VM, with the module loaded. The binary is
+ * $PIDFDCTL, by default /bin/pidfdctl (the harness installs
+ * build/guest/pidfdctl there).
+ */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define WAIT_MS 10000
+
+static const char *tool(void)
+{
+	const char *path = getenv("PIDFDCTL");
+
+	return path && *path ? path : "/bin/pidfdctl";
+}
+
+struct run {
+	pid_t pid;
+	int out, err;		/* read ends */
+	char stdout_text[4096], stderr_text[4096];
+	int status;
+	long ms;		/* how long it ran */
+	struct timespec start;
+};
+
+static long elapsed_ms(const struct timespec *since)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - since->tv_sec) * 1000 +
+	       (now.tv_nsec - since->tv_nsec) / 1000000;
+}
+
+/* Start pidfdctl with @args (NULL-terminated, without argv[0]). */
+static void start(struct run *r, const char *const *args)
+{
+	const char *argv[32] = { "pidfdctl" };
+	int out[2], err[2];
+
+	for (int i = 0; args[i]; i++)
+		argv[i + 1] = args[i];
+	ck_assert_int_eq(pipe2(out, O_CLOEXEC), 0);
+	ck_assert_int_eq(pipe2(err, O_CLOEXEC), 0);
+	memset(r, 0, sizeof(*r));
+	clock_gettime(CLOCK_MONOTONIC, &r->start);
+	r->pid = fork();
+	ck_assert_int_ge(r->pid, 0);
+	if (r->pid == 0) {
+		dup2(out[1], 1);
+		dup2(err[1], 2);
+		execv(tool(), (char **)argv);
+		_exit(99);
+	}
+	close(out[1]);
+	close(err[1]);
+	r->out = out[0];
+	r->err = err[0];
+}
+
+static void slurp(int fd, char *buf, size_t size)
+{
+	size_t n = 0;
+	ssize_t got;
+
+	while (n < size - 1 && (got = read(fd, buf + n, size - 1 - n)) > 0)
+		n += (size_t)got;
+	buf[n] = '\0';
+	close(fd);
+}
+
+/* Wait for it; return its exit code (fails if it was killed). */
+static int finish(struct run *r)
+{
+	slurp(r->err, r->stderr_text, sizeof(r->stderr_text));
+	slurp(r->out, r->stdout_text, sizeof(r->stdout_text));
+	ck_assert_int_eq(waitpid(r->pid, &r->status, 0), r->pid);
+	r->ms = elapsed_ms(&r->start);
+	ck_assert_msg(WIFEXITED(r->status), "pidfdctl died: 0x%x; stderr: %s",
+		      r->status, r->stderr_text);
+	return WEXITSTATUS(r->status);
+}
+
+#define RUN(r, ...) (start((r), (const char *const[]){ __VA_ARGS__, NULL }), finish(r))
+
+static char *itoa_buf(int n, char *buf)
+{
+	sprintf(buf, "%d", n);
+	return buf;
+}
+
+/* ---- processes to act on ---- */
+
+static pid_t start_sleeper(void)
+{
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		for (;;)
+			pause();
+	}
+	return pid;
+}
+
+/*
+ * A grandchild (not our child) that exits with @code, or dies of @sig,
+ * when a byte is written to *go; its parent reaps it. Returns its PID;
+ * *mid is the parent to reap afterwards.
+ */
+static pid_t start_non_child(int code, int sig, int *go, pid_t *mid)
+{
+	int gopipe[2], report[2];
+	pid_t g;
+
+	ck_assert_int_eq(pipe(gopipe), 0);
+	ck_assert_int_eq(pipe(report), 0);
+	*mid = fork();
+	ck_assert_int_ge(*mid, 0);
+	if (*mid == 0) {
+		int status;
+
+		g = fork();
+		if (g == 0) {
+			char c;
+
+			if (read(gopipe[0], &c, 1) != 1)
+				_exit(100);
+			if (sig)
+				raise(sig);
+			_exit(code);
+		}
+		if (write(report[1], &g, sizeof(g)) != sizeof(g))
+			_exit(101);
+		while (waitpid(g, &status, 0) < 0)
+			;
+		_exit(0);
+	}
+	close(gopipe[0]);
+	close(report[1]);
+	ck_assert_int_eq(read(report[0], &g, sizeof(g)), sizeof(g));
+	close(report[0]);
+	*go = gopipe[1];
+	return g;
+}
+
+/* Wait until pidfdctl has a pidfd open (its fd table shows one). */
+static void wait_for_pidfd_in(pid_t pid)
+{
+	struct timespec start;
+	char dir[64], path[128], target[64];
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	snprintf(dir, sizeof(dir), "/proc/%d/fd", pid);
+	while (elapsed_ms(&start) < WAIT_MS) {
+		for (int fd = 3; fd < 16; fd++) {
+			ssize_t n;
+
+			snprintf(path, sizeof(path), "%s/%d", dir, fd);
+			n = readlink(path, target, sizeof(target) - 1);
+			if (n > 0) {
+				target[n] = '\0';
+				if (!strcmp(target, "anon_inode:[pidfd]"))
+					return;
+			}
+		}
+		usleep(10000);
+	}
+	ck_abort_msg("pidfdctl %d never opened a pidfd", pid);
+}
+
+/* ---- wait ---- */
+
+START_TEST(wait_non_child_exit_status)
+{
+	char pidtext[16], want[64];
+	struct run r;
+	pid_t g, mid;
+	int go, status;
+
+	g = start_non_child(42, 0, &go, &mid);
+	start(&r, (const char *const[]){ "wait", itoa_buf(g, pidtext), NULL });
+	wait_for_pidfd_in(r.pid);
+	ck_assert_int_eq(write(go, "x", 1), 1);
+	ck_assert_int_eq(finish(&r), 0);
+	snprintf(want, sizeof(want), "%d: exited with status 42\n", g);
+	ck_assert_str_eq(r.stdout_text, want);
+	ck_assert_str_eq(r.stderr_text, "");
+	waitpid(mid, &status, 0);
+	close(go);
+}
+END_TEST
+
+START_TEST(wait_non_child_killed)
+{
+	char pidtext[16], want[64];
+	struct run r;
+	pid_t g, mid;
+	int go, status;
+
+	g = start_non_child(0, SIGKILL, &go, &mid);
+	start(&r, (const char *const[]){ "wait", itoa_buf(g, pidtext), NULL });
+	wait_for_pidfd_in(r.pid);
+	ck_assert_int_eq(write(go, "x", 1), 1);
+	ck_assert_int_eq(finish(&r), 0);
+	snprintf(want, sizeof(want), "%d: killed by signal SIGKILL\n", g);
+	ck_assert_str_eq(r.stdout_text, want);
+	waitpid(mid, &status, 0);
+	close(go);
+}
+END_TEST
+
+/* Several PIDs; one a child of ours we never reap: status unavailable. */
+START_TEST(wait_several_and_unreaped)
+{
+	char p1[16], p2[16], want[64];
+	struct run r;
+	pid_t g, mid, z;
+	int go, status;
+
+	g = start_non_child(3, 0, &go, &mid);
+	z = start_sleeper();
+	start(&r, (const char *const[]){ "wait", itoa_buf(g, p1), itoa_buf(z, p2), NULL });
+	wait_for_pidfd_in(r.pid);
+	ck_assert_int_eq(write(go, "x", 1), 1);
+	kill(z, SIGTERM);	/* a zombie: we do not reap until pidfdctl is done */
+	ck_assert_int_eq(finish(&r), 0);
+	snprintf(want, sizeof(want), "%d: exited with status 3\n", g);
+	ck_assert_msg(strstr(r.stdout_text, want), "%s", r.stdout_text);
+	snprintf(want, sizeof(want), "%d: exited (status unavailable)\n", z);
+	ck_assert_msg(strstr(r.stdout_text, want), "%s", r.stdout_text);
+	waitpid(z, &status, 0);
+	waitpid(mid, &status, 0);
+	close(go);
+}
+END_TEST
+
+START_TEST(wait_timeout_and_missing)
+{
+	char pidtext[16];
+	struct run r;
+	pid_t s = start_sleeper(), gone;
+	int status;
+
+	ck_assert_int_eq(RUN(&r, "wait", "--timeout", "0.3", itoa_buf(s, pidtext)), 3);
+	ck_assert_msg(r.ms >= 300 && r.ms < 5000, "ran %ld ms", r.ms);
+	ck_assert(strstr(r.stderr_text, "pidfdctl: timeout expired"));
+	ck_assert_str_eq(r.stdout_text, "");
+	kill(s, SIGKILL);
+	waitpid(s, &status, 0);
+
+	gone = fork();
+	if (gone == 0)
+		_exit(0);
+	waitpid(gone, &status, 0);
+	ck_assert_int_eq(RUN(&r, "wait", itoa_buf(gone, pidtext)), 1);
+	ck_assert_msg(strstr(r.stderr_text, "pidfdctl: cannot wait for"), "%s", r.stderr_text);
+	ck_assert(strstr(r.stderr_text, strerror(ESRCH)));
+	ck_assert_int_eq(RUN(&r, "wait", "--exited", pidtext), 0);
+	ck_assert_str_eq(r.stdout_text, "");
+}
+END_TEST
+
+/* ---- kill ---- */
+
+struct sigrec {
+	int signo, code, value;
+	pid_t sender, receiver_pid, receiver_tid;
+};
+
+static int record_fd = -1;
+
+static void record_signal(int sig, siginfo_t *si, void *ctx)
+{
+	struct sigrec rec = { sig, si->si_code, si->si_value.sival_int,
+			      si->si_pid, getpid(), gettid() };
+
+	(void)ctx;
+	if (write(record_fd, &rec, sizeof(rec)) != sizeof(rec))
+		_exit(90);
+}
+
+static void *idle_thread(void *arg)
+{
+	pid_t tid = gettid();
+
+	if (write(*(int *)arg, &tid, sizeof(tid)) != sizeof(tid))
+		_exit(91);
+	for (;;)
+		pause();
+	return NULL;
+}
+
+struct catcher {
+	pid_t pid, thread, member;
+	int records;
+};
+
+/* A child leading a process group (with one more member) and a thread. */
+static void start_catcher(struct catcher *c)
+{
+	struct sigaction sa = { .sa_sigaction = record_signal, .sa_flags = SA_SIGINFO | SA_RESTART };
+	int rec[2], ready[2];
+
+	ck_assert_int_eq(pipe2(rec, O_CLOEXEC), 0);
+	ck_assert_int_eq(pipe2(ready, O_CLOEXEC), 0);
+	c->pid = fork();
+	ck_assert_int_ge(c->pid, 0);
+	if (c->pid == 0) {
+		pthread_t t;
+		pid_t m;
+
+		record_fd = rec[1];
+		sigaction(SIGUSR1, &sa, NULL);
+		sigaction(SIGUSR2, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+		setpgid(0, 0);
+		m = fork();
+		if (m == 0) {
+			pid_t me = getpid();
+
+			if (write(ready[1], &me, sizeof(me)) != sizeof(me))
+				_exit(92);
+			for (;;)
+				pause();
+		}
+		pthread_create(&t, NULL, idle_thread, &ready[1]);
+		for (;;)
+			pause();
+	}
+	close(rec[1]);
+	close(ready[1]);
+	/* Member and thread report in either order; tell them apart. */
+	for (int i = 0; i < 2; i++) {
+		pid_t id;
+
+		ck_assert_int_eq(read(ready[0], &id, sizeof(id)), sizeof(id));
+		char path[64];
+
+		snprintf(path, sizeof(path), "/proc/%d/task/%d", c->pid, id);
+		if (access(path, F_OK) == 0)
+			c->thread = id;
+		else
+			c->member = id;
+	}
+	close(ready[0]);
+	c->records = rec[0];
+}
+
+static void stop_catcher(struct catcher *c)
+{
+	int status;
+
+	kill(c->member, SIGKILL);
+	kill(c->pid, SIGKILL);
+	waitpid(c->pid, &status, 0);
+	close(c->records);
+}
+
+static struct sigrec next_record(struct catcher *c)
+{
+	struct pollfd p = { .fd = c->records, .events = POLLIN };
+	struct sigrec rec;
+
+	ck_assert_msg(poll(&p, 1, WAIT_MS) == 1, "no signal arrived");
+	ck_assert_int_eq(read(c->records, &rec, sizeof(rec)), sizeof(rec));
+	return rec;
+}
+
+static bool quiet_for(struct catcher *c, int ms)
+{
+	struct pollfd p = { .fd = c->records, .events = POLLIN };
+
+	return poll(&p, 1, ms) == 0;
+}
+
+START_TEST(kill_default_and_value)
+{
+	char pidtext[16];
+	struct catcher c;
+	struct sigrec rec;
+	struct run r;
+
+	start_catcher(&c);
+	itoa_buf(c.pid, pidtext);
+
+	ck_assert_int_eq(RUN(&r, "kill", pidtext), 0);
+	rec = next_record(&c);
+	ck_assert_int_eq(rec.signo, SIGTERM);
+	ck_assert_int_eq(rec.code, SI_USER);
+	ck_assert_int_eq(rec.sender, r.pid);	/* from pidfdctl itself */
+	ck_assert_int_eq(rec.receiver_pid, c.pid);
+
+	ck_assert_int_eq(RUN(&r, "kill", "-s", "USR1", "--value", "77", pidtext), 0);
+	rec = next_record(&c);
+	ck_assert_int_eq(rec.signo, SIGUSR1);
+	ck_assert_int_eq(rec.code, SI_QUEUE);
+	ck_assert_int_eq(rec.value, 77);
+	ck_assert_int_eq(rec.sender, r.pid);
+
+	ck_assert_int_eq(RUN(&r, "kill", "-s", "0", pidtext), 0);
+	ck_assert(quiet_for(&c, 200));
+	stop_catcher(&c);
+}
+END_TEST
+
+START_TEST(kill_each_scope)
+{
+	char pidtext[16], tidtext[16], membertext[16];
+	struct sigrec a, b;
+	struct catcher c;
+	struct run r;
+
+	start_catcher(&c);
+	itoa_buf(c.pid, pidtext);
+	itoa_buf(c.thread, tidtext);
+	itoa_buf(c.member, membertext);
+
+	/* --thread on the second thread's TID: that thread, SI_TKILL. */
+	ck_assert_int_eq(RUN(&r, "kill", "-s", "USR2", "--thread", tidtext), 0);
+	a = next_record(&c);
+	ck_assert_int_eq(a.signo, SIGUSR2);
+	ck_assert_int_eq(a.receiver_tid, c.thread);
+	ck_assert_int_eq(a.code, SI_TKILL);
+	ck_assert(quiet_for(&c, 200));
+
+	/* --thread on the leader's PID: the main thread only. */
+	ck_assert_int_eq(RUN(&r, "kill", "-s", "USR2", "--thread", pidtext), 0);
+	a = next_record(&c);
+	ck_assert_int_eq(a.receiver_tid, c.pid);
+	ck_assert_int_eq(a.code, SI_TKILL);
+
+	/* --thread-group: the process, once, SI_USER. */
+	ck_assert_int_eq(RUN(&r, "kill", "-s", "USR1", "--thread-group", pidtext), 0);
+	a = next_record(&c);
+	ck_assert_int_eq(a.receiver_pid, c.pid);
+	ck_assert_int_eq(a.code, SI_USER);
+	ck_assert(quiet_for(&c, 200));
+
+	/* --process-group: leader and member. */
+	ck_assert_int_eq(RUN(&r, "kill", "-s", "USR1", "--process-group", pidtext), 0);
+	a = next_record(&c);
+	b = next_record(&c);
+	ck_assert((a.receiver_pid == c.pid && b.receiver_pid == c.member) ||
+		  (b.receiver_pid == c.pid && a.receiver_pid == c.member));
+	ck_assert(quiet_for(&c, 200));
+
+	/* The member leads no group: ESRCH, exit 1, message on stderr. */
+	ck_assert_int_eq(RUN(&r, "kill", "-s", "USR1", "--process-group", membertext), 1);
+	ck_assert_msg(strstr(r.stderr_text, "pidfdctl: sending SIGUSR1 to"), "%s", r.stderr_text);
+	ck_assert(strstr(r.stderr_text, strerror(ESRCH)));
+	ck_assert(quiet_for(&c, 200));
+	stop_catcher(&c);
+}
+END_TEST
+
+START_TEST(kill_unprivileged_eperm)
+{
+	char pidtext[16];
+	pid_t victim = start_sleeper(), child;
+	int status;
+
+	itoa_buf(victim, pidtext);
+	child = fork();
+	if (child == 0) {
+		int devnull = open("/dev/null", O_WRONLY);
+
+		dup2(devnull, 2);
+		if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
+			_exit(10);
+		execl(tool(), "pidfdctl", "kill", "-s", "KILL", pidtext, (char *)NULL);
+		_exit(99);
+	}
+	waitpid(child, &status, 0);
+	ck_assert(WIFEXITED(status));
+	ck_assert_int_eq(WEXITSTATUS(status), 1);
+	ck_assert_int_eq(kill(victim, 0), 0);
+	kill(victim, SIGKILL);
+	waitpid(victim, &status, 0);
+}
+END_TEST
+
+/* ---- info, status ---- */
+
+START_TEST(info_and_status)
+{
+	char pidtext[16], want[64];
+	pid_t s = start_sleeper();
+	struct run r;
+	int status;
+
+	itoa_buf(s, pidtext);
+	ck_assert_int_eq(RUN(&r, "info", "--json", pidtext), 0);
+	snprintf(want, sizeof(want), "\"pid\": %d,", s);
+	ck_assert_msg(strstr(r.stdout_text, want), "%s", r.stdout_text);
+	snprintf(want, sizeof(want), "\"ppid\": %d,", getpid());
+	ck_assert_msg(strstr(r.stdout_text, want), "%s", r.stdout_text);
+	ck_assert(strstr(r.stdout_text, "\"ruid\": 0,"));
+	ck_assert(strstr(r.stdout_text, "\"exit_code\": null"));
+	ck_assert(r.stdout_text[0] == '{' && strstr(r.stdout_text, "}\n"));
+
+	ck_assert_int_eq(RUN(&r, "info", pidtext), 0);
+	snprintf(want, sizeof(want), "pid:      %d\n", s);
+	ck_assert_msg(strstr(r.stdout_text, want), "%s", r.stdout_text);
+
+	ck_assert_int_eq(RUN(&r, "status", pidtext), 0);
+	snprintf(want, sizeof(want), "\nPid:\t%d\n", s);
+	ck_assert_msg(strstr(r.stdout_text, want), "%s", r.stdout_text);
+	ck_assert(strncmp(r.stdout_text, "Name:\t", 6) == 0);
+
+	kill(s, SIGKILL);
+	waitpid(s, &status, 0);
+	ck_assert_int_eq(RUN(&r, "status", pidtext), 1);
+	ck_assert(strstr(r.stderr_text, "pidfdctl: cannot open a pidfd for"));
+}
+END_TEST
+
+/* ---- run ---- */
+
+START_TEST(run_exit_codes)
+{
+	struct run r;
+
+	ck_assert_int_eq(RUN(&r, "run", "--", "/bin/sh", "-c", "exit 3"), 3);
+	ck_assert_int_eq(RUN(&r, "run", "/bin/sh", "-c", "echo out; echo err >&2"), 0);
+	ck_assert_str_eq(r.stdout_text, "out\n");
+	ck_assert_str_eq(r.stderr_text, "err\n");
+	ck_assert_int_eq(RUN(&r, "run", "--", "/bin/sh", "-c", "kill -USR1 $$"), 128 + SIGUSR1);
+	ck_assert_int_eq(RUN(&r, "run", "--", "/nonexistent/cmd"), 127);
+	ck_assert(strstr(r.stderr_text, "pidfdctl: failed to run command '/nonexistent/cmd'"));
+	ck_assert_int_eq(RUN(&r, "run", "--", "/tmp"), 126);
+	ck_assert_int_eq(RUN(&r, "run", "--timeout", "5", "--", "/bin/sh", "-c", "exit 0"), 0);
+	ck_assert_msg(r.ms < 4000, "ran %ld ms", r.ms);
+}
+END_TEST
+
+START_TEST(run_timeout)
+{
+	struct run r;
+
+	ck_assert_int_eq(RUN(&r, "run", "--timeout", "0.5", "--", "/bin/sleep", "30"), 124);
+	ck_assert_msg(r.ms >= 500 && r.ms < 5000, "ran %ld ms", r.ms);
+
+	ck_assert_int_eq(RUN(&r, "run", "--timeout", "0.3", "--preserve-status", "--",
+			     "/bin/sleep", "30"), 128 + SIGTERM);
+	ck_assert_int_eq(RUN(&r, "run", "-s", "INT", "--timeout", "0.3",
+			     "--preserve-status", "/bin/sleep", "30"), 128 + SIGINT);
+
+	/* TERM ignored: KILL follows after --kill-after. */
+	ck_assert_int_eq(RUN(&r, "run", "--timeout", "0.3", "--kill-after", "0.4",
+			     "--preserve-status", "--", "/bin/sh", "-c",
+			     "trap '' TERM; exec /bin/sleep 30"), 128 + SIGKILL);
+	ck_assert_msg(r.ms >= 700 && r.ms < 6000, "ran %ld ms", r.ms);
+	ck_assert_int_eq(RUN(&r, "run", "--timeout", "0.3", "--kill-after", "0.3", "--",
+			     "/bin/sh", "-c", "trap '' TERM; exec /bin/sleep 30"), 124);
+}
+END_TEST
+
+/* Start "run" whose CMD prints "ready" first, and wait for that line. */
+static void start_ready(struct run *r, const char *script)
+{
+	char line[16];
+	ssize_t n;
+
+	start(r, (const char *const[]){ "run", "--", "/bin/sh", "-c", script, NULL });
+	n = read(r->out, line, 6);
+	ck_assert_int_eq(n, 6);
+	ck_assert(!memcmp(line, "ready\n", 6));
+}
+
+START_TEST(run_forwards_signals)
+{
+	struct run r;
+
+	/* SIGTERM to pidfdctl reaches CMD, whose trap decides the status. */
+	start_ready(&r, "trap 'exit 42' TERM; echo ready; while :; do sleep 0.05; done");
+	ck_assert_int_eq(kill(r.pid, SIGTERM), 0);
+	ck_assert_int_eq(finish(&r), 42);
+
+	/* SIGINT likewise; CMD dies of it: 128 + SIGINT. */
+	start_ready(&r, "echo ready; exec /bin/sleep 30");
+	ck_assert_int_eq(kill(r.pid, SIGINT), 0);
+	ck_assert_int_eq(finish(&r), 128 + SIGINT);
+	ck_assert_msg(r.ms < 5000, "ran %ld ms", r.ms);
+
+	/* pidfdctl itself survived both: it exited normally (finish checks). */
+	start_ready(&r, "trap 'exit 5' HUP; echo ready; while :; do sleep 0.05; done");
+	ck_assert_int_eq(kill(r.pid, SIGHUP), 0);
+	ck_assert_int_eq(finish(&r), 5);
+}
+END_TEST
+
+static Suite *pidfdctl_suite(void)
+{
+	Suite *s = suite_create("pidfdctl");
+	TCase *tc;
+
+	tc = tcase_create("wait");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, wait_non_child_exit_status);
+	tcase_add_test(tc, wait_non_child_killed);
+	tcase_add_test(tc, wait_several_and_unreaped);
+	tcase_add_test(tc, wait_timeout_and_missing);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("kill");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, kill_default_and_value);
+	tcase_add_test(tc, kill_each_scope);
+	tcase_add_test(tc, kill_unprivileged_eperm);
+	tcase_add_test(tc, info_and_status);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("run");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, run_exit_codes);
+	tcase_add_test(tc, run_timeout);
+	tcase_add_test(tc, run_forwards_signals);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(pidfdctl_suite());
+	int failed;
+
+	if (access(tool(), X_OK) != 0) {
+		fprintf(stderr, "pidfdctl not found at %s (set PIDFDCTL)\n", tool());
+		return EXIT_FAILURE;
+	}
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * poll/epoll on a pidfd (docs/abi.md "poll / epoll"): POLLIN once the
+ * process (or, for PIDFD_THREAD, the thread) has exited, POLLHUP once it
+ * is reaped, no early event while other threads of the group live (the
+ * seed pidfd_test cases), and the pidfd_poll_test stress loop.
+ */
+#include "pidfd_test.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/epoll.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#define IN	(POLLIN | POLLRDNORM)
+
+static pid_t fork_sleep_exit(int ms, int code)
+{
+	pid_t pid = pt_fork();
+
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		usleep((useconds_t)ms * 1000);
+		_exit(code);
+	}
+	return pid;
+}
+
+START_TEST(poll_running_then_exit)
+{
+	pid_t pid = fork_sleep_exit(1000, 0);
+	int64_t start = pt_now_ms(), el;
+	int fd, ev;
+
+	ck_assert_int_gt(pid, 0);
+	fd = pt_open_ok(pid, 0);
+	ck_assert_int_eq(pt_poll1(fd, IN, 0), 0);
+	ev = pt_poll1(fd, IN, 30000);
+	el = pt_now_ms() - start;
+	ck_assert_msg(ev > 0, "no POLLIN within 30 s of a 1 s sleeper");
+	ck_assert_msg(el >= 900, "POLLIN after %lld ms, the child sleeps 1000 ms",
+		      (long long)el);
+	/* exited, not reaped: POLLIN, no POLLHUP */
+	ck_assert_msg((ev & IN) == IN, "revents %#x lacks POLLIN|POLLRDNORM", ev);
+	ck_assert_msg(!(ev & POLLHUP), "POLLHUP on an unreaped zombie (%#x)", ev);
+	ck_assert_int_eq(pt_reap(pid), 0);
+	ev = pt_poll1(fd, IN, 0);
+	ck_assert_msg((ev & IN) == IN && (ev & POLLHUP),
+		      "after reap revents %#x, want POLLIN|POLLRDNORM|POLLHUP", ev);
+	close(fd);
+}
+END_TEST
+
+START_TEST(poll_zombie_no_hup)
+{
+	pid_t pid = pt_fork_exit(3);
+	int fd, ev;
+
+	ck_assert_int_gt(pid, 0);
+	fd = pt_open_ok(pid, 0);
+	ck_assert_ok(pt_wait_zombie(pid));
+	ev = pt_poll1(fd, IN, 0);
+	ck_assert_msg((ev & IN) == IN, "zombie: revents %#x, want POLLIN", ev);
+	ck_assert_msg(!(ev & POLLHUP), "zombie: POLLHUP set (%#x)", ev);
+	/* POLLHUP is reported even when not asked for */
+	ck_assert_int_eq(pt_reap(pid), 3);
+	ev = pt_poll1(fd, 0, 0);
+	ck_assert_msg(ev & POLLHUP, "reaped: revents %#x lacks POLLHUP", ev);
+	close(fd);
+}
+END_TEST
+
+START_TEST(poll_opened_on_zombie)
+{
+	pid_t pid = pt_fork_exit(0);
+	int fd, ev;
+
+	ck_assert_ok(pt_wait_zombie(pid));
+	fd = pt_open_ok(pid, 0);
+	ev = pt_poll1(fd, IN, 0);
+	ck_assert_msg((ev & IN) == IN && !(ev & POLLHUP), "zombie: %#x", ev);
+	ck_assert_int_eq(pt_reap(pid), 0);
+	ev = pt_poll1(fd, IN, 0);
+	ck_assert_msg((ev & IN) == IN && (ev & POLLHUP), "reaped: %#x", ev);
+	close(fd);
+}
+END_TEST
+
+static void *sleep_then_exit(void *arg)
+{
+	usleep((useconds_t)(intptr_t)arg * 1000);
+	/*
+	 * Not a return: glibc would call exit() in the last thread, and
+	 * exit() in a forked child must not touch the stdio streams it
+	 * shares with Check.
+	 */
+	syscall(SYS_exit, 0);
+	return NULL;
+}
+
+/*
+ * The seed: the thread-group leader exits with SYS_exit while two threads
+ * sleep; no POLLIN until the whole group is gone.
+ */
+static void leader_exits_early(int ms)
+{
+	pthread_t t1, t2;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (pthread_create(&t1, NULL, sleep_then_exit, (void *)(intptr_t)ms) ||
+	    pthread_create(&t2, NULL, sleep_then_exit, (void *)(intptr_t)ms))
+		_exit(2);
+	syscall(SYS_exit, 0);
+	_exit(3);
+}
+
+START_TEST(poll_no_early_event_on_leader_exit)
+{
+	int64_t start = pt_now_ms(), el;
+	pid_t pid;
+	int fd, ev, status;
+
+	pid = pt_fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0)
+		leader_exits_early(1500);
+	fd = pt_open_ok(pid, 0);
+	ev = pt_poll1(fd, IN, 30000);
+	el = pt_now_ms() - start;
+	ck_assert_msg(ev > 0 && (ev & IN), "no POLLIN within 30 s (%d)", ev);
+	ck_assert_msg(el >= 1350, "premature POLLIN after %lld ms; the threads "
+		      "sleep 1500 ms after the leader exits", (long long)el);
+	ck_assert_int_eq(pt_waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		      "status %#x", status);
+	close(fd);
+}
+END_TEST
+
+START_TEST(poll_no_early_event_on_leader_exit_epoll)
+{
+	struct epoll_event ev = { .events = EPOLLIN }, out;
+	int64_t start = pt_now_ms(), el;
+	pid_t pid;
+	int fd, ep, n;
+
+	pid = pt_fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0)
+		leader_exits_early(1500);
+	fd = pt_open_ok(pid, 0);
+	ep = epoll_create1(EPOLL_CLOEXEC);
+	ck_assert_ok(ep);
+	ck_assert_ok(epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev));
+	/* The leader is gone soon; the group lives on. */
+	usleep(300 * 1000);
+	ck_assert_int_eq(epoll_wait(ep, &out, 1, 0), 0);
+	do
+		n = epoll_wait(ep, &out, 1, 30000);
+	while (n < 0 && errno == EINTR);
+	el = pt_now_ms() - start;
+	ck_assert_msg(n == 1 && (out.events & EPOLLIN), "no EPOLLIN within 30 s");
+	ck_assert_msg(el >= 1350, "premature EPOLLIN after %lld ms", (long long)el);
+	ck_assert_int_eq(pt_reap(pid), 0);
+	close(ep);
+	close(fd);
+}
+END_TEST
+
+START_TEST(epoll_exit)
+{
+	struct epoll_event ev = { .events = EPOLLIN }, out;
+	pid_t pid = pt_fork_sleeper();
+	int fd, ep, n;
+
+	fd = pt_open_ok(pid, PIDFD_NONBLOCK);
+	ep = epoll_create1(EPOLL_CLOEXEC);
+	ck_assert_ok(ep);
+	ck_assert_ok(epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev));
+	ck_assert_int_eq(epoll_wait(ep, &out, 1, 200), 0);
+	ck_assert_ok(pt_send_signal(fd, SIGKILL, NULL, 0));
+	do
+		n = epoll_wait(ep, &out, 1, 20000);
+	while (n < 0 && errno == EINTR);
+	ck_assert_msg(n == 1, "no epoll event after SIGKILL");
+	ck_assert_msg(out.events & EPOLLIN, "events %#x", out.events);
+	ck_assert_msg(!(out.events & EPOLLHUP), "EPOLLHUP before reap: %#x",
+		      out.events);
+	ck_assert_int_eq(pt_reap(pid), 128 + SIGKILL);
+	n = epoll_wait(ep, &out, 1, 1000);
+	ck_assert_msg(n == 1 && (out.events & EPOLLIN) && (out.events & EPOLLHUP),
+		      "after reap: n %d events %#x", n, out.events);
+	close(ep);
+	close(fd);
+}
+END_TEST
+
+static void *thread_sleep_exit(void *arg)
+{
+	struct pt_sync *s = arg;
+
+	pt_sync_put(s, pt_gettid());
+	usleep(800 * 1000);
+	return NULL;
+}
+
+START_TEST(poll_thread_pidfd)
+{
+	struct pt_sync s;
+	pthread_t th;
+	int64_t start;
+	pid_t tid;
+	int tfd, pfd, ev;
+
+	pt_sync_init(&s);
+	ck_assert_int_eq(pthread_create(&th, NULL, thread_sleep_exit, &s), 0);
+	tid = pt_sync_get(&s, 10000);
+	ck_assert_int_gt(tid, 0);
+	start = pt_now_ms();
+	tfd = pt_open_ok(tid, PIDFD_THREAD);
+	pfd = pt_open_ok(getpid(), 0);
+	ck_assert_int_eq(pt_poll1(tfd, IN, 0), 0);
+	ev = pt_poll1(tfd, IN, 30000);
+	ck_assert_msg(ev > 0 && (ev & IN) == IN,
+		      "no POLLIN on the thread pidfd when the thread exited (%d)", ev);
+	ck_assert_msg(pt_now_ms() - start >= 600, "thread pidfd POLLIN too early");
+	pthread_join(th, NULL);
+	/* The process lives on: nothing on the process pidfd. */
+	ck_assert_int_eq(pt_poll1(pfd, IN, 100), 0);
+	/* Nor on a thread pidfd for the leader, which runs. */
+	close(tfd);
+	tfd = pt_open_ok(getpid(), PIDFD_THREAD);
+	ck_assert_int_eq(pt_poll1(tfd, IN, 100), 0);
+	close(tfd);
+	close(pfd);
+}
+END_TEST
+
+START_TEST(poll_thread_pidfd_other_process)
+{
+	/* A thread of a child exits while the child lives. */
+	struct pt_sync s;
+	pid_t pid, tid;
+	int tfd, pfd, ev;
+
+	pt_sync_init(&s);
+	pid = pt_fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		pthread_t th;
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (pthread_create(&th, NULL, thread_sleep_exit, &s))
+			_exit(2);
+		pthread_join(th, NULL);
+		for (;;)
+			pause();
+	}
+	tid = pt_sync_get(&s, 10000);
+	ck_assert_int_gt(tid, 0);
+	tfd = pt_open_ok(tid, PIDFD_THREAD);
+	pfd = pt_open_ok(pid, 0);
+	ev = pt_poll1(tfd, IN, 30000);
+	ck_assert_msg(ev > 0 && (ev & IN) == IN, "no POLLIN on the thread pidfd");
+	ck_assert_int_eq(pt_poll1(pfd, IN, 200), 0);
+	ck_assert_ok(pt_send_signal(pfd, SIGKILL, NULL, 0));
+	ev = pt_poll1(pfd, IN, 30000);
+	ck_assert_msg(ev > 0 && (ev & IN) == IN, "no POLLIN after SIGKILL");
+	ck_assert_int_eq(pt_reap(pid), 128 + SIGKILL);
+	close(tfd);
+	close(pfd);
+}
+END_TEST
+
+START_TEST(poll_multiple_waiters)
+{
+	pid_t pid = fork_sleep_exit(500, 0);
+	int fd1, fd2, ev;
+	struct pollfd p[2];
+
+	fd1 = pt_open_ok(pid, 0);
+	fd2 = pt_open_ok(pid, PIDFD_NONBLOCK);
+	p[0] = (struct pollfd){ .fd = fd1, .events = POLLIN };
+	p[1] = (struct pollfd){ .fd = fd2, .events = POLLIN };
+	do
+		ev = poll(p, 2, 30000);
+	while (ev < 0 && errno == EINTR);
+	/* Both report, maybe one poll call apart. */
+	if (ev == 1)
+		ev = poll(p, 2, 30000);
+	ck_assert_int_eq(ev, 2);
+	ck_assert_int_eq(pt_reap(pid), 0);
+	close(fd1);
+	close(fd2);
+}
+END_TEST
+
+/* pidfd_poll_test: fork, open, SIGKILL, poll within a timeout, waitpid. */
+START_TEST(poll_stress)
+{
+	const int iterations = 500;
+	int64_t start = pt_now_ms();
+	int i;
+
+	for (i = 0; i < iterations; i++) {
+		pid_t pid = pt_fork();
+		int fd, ev;
+
+		ck_assert_int_ge(pid, 0);
+		if (pid == 0) {
+			for (;;)
+				pause();
+		}
+		fd = pt_open(pid, 0);
+		ck_assert_msg(fd >= 0, "iteration %d: open: %s", i, pt_errname(errno));
+		ck_assert_msg(pt_send_signal(fd, SIGKILL, NULL, 0) == 0,
+			      "iteration %d: SIGKILL: %s", i, pt_errname(errno));
+		ev = pt_poll1(fd, IN, 5000);
+		ck_assert_msg(ev > 0 && (ev & POLLIN),
+			      "iteration %d: no POLLIN within 5 s (%d)", i, ev);
+		ck_assert_int_eq(pt_reap(pid), 128 + SIGKILL);
+		close(fd);
+	}
+	printf("poll_stress: %d iterations in %lld ms\n", iterations,
+	       (long long)(pt_now_ms() - start));
+}
+END_TEST
+
+static Suite *poll_suite(void)
+{
+	Suite *s = suite_create("poll");
+	TCase *tc;
+
+	tc = pt_tcase(s, "process");
+	tcase_add_test(tc, poll_running_then_exit);
+	tcase_add_test(tc, poll_zombie_no_hup);
+	tcase_add_test(tc, poll_opened_on_zombie);
+	tcase_add_test(tc, poll_no_early_event_on_leader_exit);
+	tcase_add_test(tc, poll_no_early_event_on_leader_exit_epoll);
+	tcase_add_test(tc, epoll_exit);
+	tcase_add_test(tc, poll_multiple_waiters);
+
+	tc = pt_tcase(s, "thread");
+	tcase_add_test(tc, poll_thread_pidfd);
+	tcase_add_test(tc, poll_thread_pidfd_other_process);
+
+	tc = pt_tcase(s, "stress");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, poll_stress);
+	return s;
+}
+
+int main(void)
+{
+	return pt_main(poll_suite());
+}

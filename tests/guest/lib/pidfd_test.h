@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared helpers for the guest test suites (tests/guest/check_*.c).
+ *
+ * Everything here talks to the module through the raw ioctls of
+ * <linux/pidfd_dev.h>, never through libpidfd: the library is tested on its
+ * own. The helpers follow the syscall convention (-1 and errno) so the
+ * tests can assert errno values exactly.
+ *
+ * Processes forked by a test must never return into Check: they end with
+ * _exit(). Failures inside a child are reported to the test process through
+ * pt_run()'s message pipe (pt_msg()) and the child's exit code.
+ */
+#ifndef PIDFD_TEST_H
+#define PIDFD_TEST_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <check.h>
+#include <linux/pidfd_dev.h>
+
+#define PT_DEV_PATH		"/dev/pidfd"
+#define PT_LIVE_PIDFDS		"/sys/module/pidfd/parameters/live_pidfds"
+#define PT_NOBODY		65534
+#define PT_USER			1000
+
+/* The seed selftests' pid: above RESERVED_PIDS (300) so it can be recycled. */
+#define PT_PID_RECYCLE		1000
+
+/* Generous per-tcase timeout: the guest runs under TCG, ~10x slower. */
+#define PT_TIMEOUT		60
+
+/* PIDFD_GET_INFO and PIDFD_DEV_OPEN/SEND_SIGNAL with another struct size. */
+#define PT_GET_INFO_CMD(size) \
+	_IOC(_IOC_READ | _IOC_WRITE, PIDFS_IOCTL_MAGIC, 11, (size))
+#define PT_OPEN_CMD(size) \
+	_IOC(_IOC_WRITE, PIDFD_DEV_IOC_MAGIC, 1, (size))
+#define PT_SIGNAL_CMD(size) \
+	_IOC(_IOC_WRITE, PIDFD_DEV_IOC_MAGIC, 2, (size))
+
+/* ---- raw ioctls ---------------------------------------------------- */
+
+/* The control fd (opened once per process, O_CLOEXEC); -1 on failure. */
+int pt_dev(void);
+/* Forget (and close) the cached control fd. */
+void pt_dev_close(void);
+/* PIDFD_DEV_OPEN: a new pidfd or -1/errno. */
+int pt_open(pid_t pid, unsigned int flags);
+/* pt_open() that aborts the test on failure. */
+int pt_open_ok(pid_t pid, unsigned int flags);
+/* PIDFD_DEV_SEND_SIGNAL: 0 or -1/errno. */
+int pt_send_signal(int pidfd, int sig, const siginfo_t *info,
+		   unsigned int flags);
+/* PIDFD_GET_INFO with sizeof(struct pidfd_info). */
+int pt_get_info(int pidfd, struct pidfd_info *info, uint64_t mask);
+/* PIDFD_GET_PROCFD: a new fd or -1/errno. */
+int pt_get_procfd(int pidfd, int procfd);
+
+/* ---- processes ----------------------------------------------------- */
+
+pid_t pt_gettid(void);
+/*
+ * fork() for tests: the child gets the default action for the signals
+ * Check handles (its SIGTERM handler would forward to the whole group)
+ * and PR_SET_PDEATHSIG SIGKILL.
+ */
+pid_t pt_fork(void);
+/* A child that waits (pause) until killed; dies with its parent. */
+pid_t pt_fork_sleeper(void);
+/* A child that exits at once with @code. */
+pid_t pt_fork_exit(int code);
+/* waitpid() retrying on EINTR; the raw status, or -1. */
+int pt_waitpid(pid_t pid, int *status, int options);
+/* Reaps @pid: its exit code, 128 + signal if killed, -1 on error. */
+int pt_reap(pid_t pid);
+/* Waits until @pid is a zombie, without reaping it. 0 or -1. */
+int pt_wait_zombie(pid_t pid);
+/* Kills and reaps. */
+void pt_kill_reap(pid_t pid);
+/* setgroups(0), setresgid(gid), setresuid(uid). 0 or -1. */
+int pt_drop_privs(uid_t uid, gid_t gid);
+/* Does @pid exist and is it not a zombie? (/proc/<pid>/stat state) */
+bool pt_alive(pid_t pid);
+/* Is our child @pid still running (not exited)? Works in any pid ns. */
+bool pt_child_running(pid_t pid);
+
+/*
+ * Runs @fn in a forked child and waits for it. The child's pt_msg() text
+ * lands in @msg. Returns the child's exit code (fn's return value), or
+ * 128 + signal if it was killed, or -1 if fork failed.
+ */
+int pt_run(int (*fn)(void *), void *arg, char *msg, size_t msglen);
+/* In a pt_run() child: append a message for the test process. */
+void pt_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* In a pt_run() child: pt_msg() and return 1 from the function. */
+#define PT_FAIL(...) do { pt_msg(__VA_ARGS__); return 1; } while (0)
+/* In a pt_run() child: check a condition. */
+#define PT_CHECK(cond, ...) do { \
+	if (!(cond)) { pt_msg("%s:%d: %s: ", __FILE__, __LINE__, #cond); \
+		       PT_FAIL(__VA_ARGS__); } } while (0)
+
+/* Runs fn as a pt_run() child and asserts it returned 0. */
+#define pt_assert_child(fn, arg) do { \
+	char __msg[4096] = ""; \
+	int __rc = pt_run((fn), (arg), __msg, sizeof(__msg)); \
+	ck_assert_msg(__rc == 0, "child %s exited %d: %s", #fn, __rc, __msg); \
+} while (0)
+
+/* A pipe used to say "ready" / "go" between processes. */
+struct pt_sync { int fd[2]; };
+void pt_sync_init(struct pt_sync *s);
+/* Writes an int; reads one (-1 on EOF/timeout, after @timeout_ms). */
+void pt_sync_put(struct pt_sync *s, int v);
+int pt_sync_get(struct pt_sync *s, int timeout_ms);
+void pt_sync_close(struct pt_sync *s);
+
+/* ---- /proc and friends --------------------------------------------- */
+
+/*
+ * Reads the line starting with @key from @path (e.g. "Pid:") into @out,
+ * without the key and without the trailing newline, the tab kept as is.
+ * 0 on success, -1 if the file cannot be read or the key is absent.
+ */
+int pt_read_field(const char *path, const char *key, char *out, size_t len);
+/* The same, for a file relative to a directory fd. */
+int pt_read_field_at(int dirfd, const char *path, const char *key,
+		     char *out, size_t len);
+/* The fdinfo field @key for descriptor @fd of process @pid ("self" if 0)
+ * as the procfs at @procroot ("/proc" when NULL) shows it. */
+int pt_fdinfo_field(const char *procroot, pid_t pid, int fd, const char *key,
+		    char *out, size_t len);
+/* Pending-signal masks of a thread: SigPnd and ShdPnd of its status. */
+int pt_thread_pending(pid_t pid, pid_t tid, uint64_t *sigpnd,
+		      uint64_t *shdpnd);
+/* Writes @last to /proc/sys/kernel/ns_last_pid. 0 or -1. */
+int pt_set_ns_last_pid(pid_t last);
+/* Reads a decimal number from a file. 0 or -1. */
+int pt_read_long(const char *path, long *val);
+/*
+ * unshare(CLONE_NEWNS) and make every mount private, so that mounts made
+ * afterwards stay in this test. 0 or -1.
+ */
+int pt_private_mounts(void);
+/* Makes a fresh temporary directory; its path in @buf. 0 or -1. */
+int pt_tmpdir(char *buf, size_t len);
+
+/* ---- time ---------------------------------------------------------- */
+
+/* CLOCK_MONOTONIC in milliseconds. */
+int64_t pt_now_ms(void);
+/* poll() one fd for @events: revents, 0 on timeout, -1 on error. */
+int pt_poll1(int fd, short events, int timeout_ms);
+
+/*
+ * rt_sigtimedwait(2) without glibc, which folds SI_TKILL into SI_USER.
+ * The signal number, or -1/errno (EAGAIN on timeout).
+ */
+int pt_sigtimedwait(const sigset_t *set, siginfo_t *si, int timeout_ms);
+
+/* An address that is never mapped (for EFAULT). */
+void *pt_bad_ptr(void);
+
+/* ---- Check glue ---------------------------------------------------- */
+
+/* "EINVAL" for EINVAL, "0" for 0, never NULL. */
+const char *pt_errname(int err);
+
+/* Asserts that @expr returned -1 with errno @err. */
+#define ck_assert_errno(expr, err) do { \
+	errno = 0; \
+	long __r = (long)(expr); \
+	int __e = errno; \
+	ck_assert_msg(__r == -1 && __e == (err), \
+		      "%s: expected -1/%s, got %ld/%s", #expr, \
+		      pt_errname(err), __r, \
+		      __r == -1 ? pt_errname(__e) : "-"); \
+} while (0)
+
+/* Asserts that @expr returned >= 0, reporting errno otherwise. */
+#define ck_assert_ok(expr) ({ \
+	errno = 0; \
+	long __r = (long)(expr); \
+	int __e = errno; \
+	ck_assert_msg(__r >= 0, "%s failed: %ld/%s", #expr, __r, \
+		      pt_errname(__e)); \
+	__r; \
+})
+
+/* The usual main(): runs the suite in fork mode, exit status 0 if passed. */
+int pt_main(Suite *s);
+/* A tcase with the standard timeout, added to @s. */
+TCase *pt_tcase(Suite *s, const char *name);
+
+#endif /* PIDFD_TEST_H */

@@ -1,0 +1,469 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * libpidfd on the host, where the module is never loaded: the distinct
+ * "module not loaded" error, and the functions that work on any pidfd
+ * (poll, fdinfo, PIDFD_GET_INFO), exercised with the host kernel's own
+ * pidfds as a stand-in for the module's (same ioctl number, same fdinfo
+ * format, same anon-inode name). The VM suites cover the module's.
+ *
+ * glibc's <sys/pidfd.h> is included with <libpidfd.h> on purpose: a
+ * program may use both, so the names must not clash.
+ */
+#include <check.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/mount.h>
+#include <sys/pidfd.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libpidfd.h>
+
+static bool module_absent(void)
+{
+	return access(LIBPIDFD_DEVICE, F_OK) != 0;
+}
+
+static int count_open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n - 1;	/* the directory's own fd */
+}
+
+static long elapsed_ms(const struct timespec *since)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - since->tv_sec) * 1000 +
+	       (now.tv_nsec - since->tv_nsec) / 1000000;
+}
+
+/* A child that sleeps until killed, and a kernel pidfd for it. */
+static pid_t spawn_sleeper(int *pidfd)
+{
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		pause();
+		_exit(0);
+	}
+	*pidfd = pidfd_open(pid, 0);	/* glibc's, the kernel's pidfd */
+	ck_assert_int_ge(*pidfd, 0);
+	return pid;
+}
+
+/* A child that exits with @code at once, and a kernel pidfd for it. */
+static pid_t spawn_exiter(int code, int *pidfd)
+{
+	int sync[2];
+	pid_t pid;
+	char c;
+
+	ck_assert_int_eq(pipe(sync), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		/* Exit only once the parent holds a pidfd. */
+		close(sync[1]);
+		if (read(sync[0], &c, 1) < 0)
+			_exit(100);
+		_exit(code);
+	}
+	close(sync[0]);
+	*pidfd = pidfd_open(pid, 0);
+	ck_assert_int_ge(*pidfd, 0);
+	close(sync[1]);
+	return pid;
+}
+
+START_TEST(not_loaded_is_enopkg)
+{
+	int before;
+
+	if (!module_absent())
+		return;
+	before = count_open_fds();
+	errno = 0;
+	ck_assert_int_eq(libpidfd_probe(), -1);
+	ck_assert_int_eq(errno, ENOPKG);
+	errno = 0;
+	ck_assert_int_eq(libpidfd_open(getpid(), 0), -1);
+	ck_assert_int_eq(errno, ENOPKG);
+	/* Asking again gives the same, and nothing is left open. */
+	ck_assert_int_eq(libpidfd_open(1, 0), -1);
+	ck_assert_int_eq(errno, ENOPKG);
+	ck_assert_int_eq(count_open_fds(), before);
+}
+END_TEST
+
+START_TEST(strerror_texts)
+{
+	const char *text = libpidfd_strerror(ENOPKG);
+
+	ck_assert(strstr(text, "pidfd kernel module is not loaded"));
+	ck_assert(strstr(text, "modprobe pidfd"));
+	ck_assert(strstr(text, "dkms install"));
+	ck_assert_str_eq(libpidfd_strerror(ESRCH), strerror(ESRCH));
+	ck_assert_str_eq(libpidfd_strerror(EBADF), strerror(EBADF));
+	ck_assert_ptr_nonnull(libpidfd_strerror(123456));
+	ck_assert(strstr(libpidfd_strerror(123456), "123456"));
+	ck_assert_str_eq(libpidfd_version(), PIDFD_DKMS_VERSION);
+}
+END_TEST
+
+START_TEST(getpid_of_kernel_pidfd)
+{
+	int pidfd, status;
+	pid_t pid = spawn_sleeper(&pidfd);
+
+	ck_assert_int_eq(libpidfd_getpid(pidfd), pid);
+	kill(pid, SIGKILL);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	/* Reaped: fdinfo says -1, glibc's rule says ESRCH. */
+	errno = 0;
+	ck_assert_int_eq(libpidfd_getpid(pidfd), -1);
+	ck_assert_int_eq(errno, ESRCH);
+	close(pidfd);
+}
+END_TEST
+
+START_TEST(getpid_rejects_non_pidfds)
+{
+	int fds[2], efd, closed;
+
+	errno = 0;
+	ck_assert_int_eq(libpidfd_getpid(-1), -1);
+	ck_assert_int_eq(errno, EBADF);
+
+	closed = dup(0);
+	close(closed);
+	errno = 0;
+	ck_assert_int_eq(libpidfd_getpid(closed), -1);
+	ck_assert_int_eq(errno, EBADF);
+
+	ck_assert_int_eq(pipe(fds), 0);
+	errno = 0;
+	ck_assert_int_eq(libpidfd_getpid(fds[0]), -1);
+	ck_assert_int_eq(errno, EBADF);
+	close(fds[0]);
+	close(fds[1]);
+
+	/* Another anon-inode file: its fdinfo is not a pidfd's. */
+	efd = eventfd(0, EFD_CLOEXEC);
+	ck_assert_int_ge(efd, 0);
+	errno = 0;
+	ck_assert_int_eq(libpidfd_getpid(efd), -1);
+	ck_assert_int_eq(errno, EBADF);
+	close(efd);
+
+	/* A /proc/<pid> directory is accepted by pidfd_send_signal(2), not here. */
+	efd = open("/proc/self", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ck_assert_int_ge(efd, 0);
+	errno = 0;
+	ck_assert_int_eq(libpidfd_getpid(efd), -1);
+	ck_assert_int_eq(errno, EBADF);
+	close(efd);
+}
+END_TEST
+
+/*
+ * EREMOTE: the process is not visible in the pid namespace of /proc. A
+ * child in a new pid and mount namespace mounts its own /proc and looks
+ * at an inherited pidfd for its parent.
+ */
+START_TEST(getpid_eremote)
+{
+	int pidfd, status;
+	pid_t helper;
+
+	pidfd = pidfd_open(getpid(), 0);
+	ck_assert_int_ge(pidfd, 0);
+	helper = fork();
+	ck_assert_int_ge(helper, 0);
+	if (helper == 0) {
+		pid_t inner;
+
+		if (unshare(CLONE_NEWPID | CLONE_NEWNS) < 0)
+			_exit(77);	/* no privilege here: skip */
+		inner = fork();
+		if (inner == 0) {
+			if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+			    mount("proc", "/proc", "proc", 0, NULL) < 0)
+				_exit(77);
+			errno = 0;
+			if (libpidfd_getpid(pidfd) != -1)
+				_exit(1);
+			_exit(errno == EREMOTE ? 0 : 2);
+		}
+		if (inner < 0 || waitpid(inner, &status, 0) != inner)
+			_exit(3);
+		_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 4);
+	}
+	ck_assert_int_eq(waitpid(helper, &status, 0), helper);
+	ck_assert(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 77)
+		return;
+	ck_assert_int_eq(WEXITSTATUS(status), 0);
+	close(pidfd);
+}
+END_TEST
+
+START_TEST(wait_exit_times_out_then_sees_exit)
+{
+	struct timespec start;
+	int pidfd, status;
+	pid_t pid = spawn_sleeper(&pidfd);
+	long ms;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	errno = 0;
+	ck_assert_int_eq(libpidfd_wait_exit(pidfd, 200), -1);
+	ck_assert_int_eq(errno, ETIMEDOUT);
+	ms = elapsed_ms(&start);
+	ck_assert_msg(ms >= 195 && ms < 1500, "waited %ld ms", ms);
+
+	/* Zero timeout: a non-blocking check. */
+	ck_assert_int_eq(libpidfd_wait_exit(pidfd, 0), -1);
+	ck_assert_int_eq(errno, ETIMEDOUT);
+
+	kill(pid, SIGKILL);
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	ck_assert_int_eq(libpidfd_wait_exit(pidfd, 5000), 0);
+	ck_assert_int_lt(elapsed_ms(&start), 2000);
+	/* Exited but not reaped: still POLLIN. */
+	ck_assert_int_eq(libpidfd_wait_exit(pidfd, -1), 0);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_int_eq(libpidfd_wait_exit(pidfd, 0), 0);
+	close(pidfd);
+}
+END_TEST
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+/* A signal handler running during the wait does not cut it short. */
+START_TEST(wait_exit_restarts_after_signal)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+	struct timespec start;
+	int pidfd, status;
+	pid_t pid = spawn_sleeper(&pidfd);
+	long ms;
+
+	sigaction(SIGALRM, &sa, NULL);
+	ualarm(100000, 0);
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	ck_assert_int_eq(libpidfd_wait_exit(pidfd, 400), -1);
+	ck_assert_int_eq(errno, ETIMEDOUT);
+	ms = elapsed_ms(&start);
+	ck_assert_msg(ms >= 395 && ms < 2000, "waited %ld ms", ms);
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	close(pidfd);
+}
+END_TEST
+
+START_TEST(wait_exit_bad_fd)
+{
+	errno = 0;
+	ck_assert_int_eq(libpidfd_wait_exit(-1, 0), -1);
+	/* poll() ignores negative fds: nothing happens, so it times out. */
+	ck_assert_int_eq(errno, ETIMEDOUT);
+	{
+		int fd = dup(0);
+
+		close(fd);
+		errno = 0;
+		ck_assert_int_eq(libpidfd_wait_exit(fd, 1000), -1);
+		ck_assert_int_eq(errno, EBADF);
+	}
+}
+END_TEST
+
+/* Does the host kernel have PIDFD_GET_INFO with PIDFD_INFO_EXIT (6.15)? */
+static bool kernel_has_exit_info(int pidfd)
+{
+	struct pidfd_info info = { .mask = PIDFD_INFO_SUPPORTED_MASK };
+
+	if (libpidfd_get_info(pidfd, &info, sizeof(info)) < 0)
+		return false;
+	return (info.mask & PIDFD_INFO_SUPPORTED_MASK) &&
+	       (info.supported_mask & PIDFD_INFO_EXIT);
+}
+
+START_TEST(get_info_sizes)
+{
+	struct {
+		struct pidfd_info info;
+		char tail[64];
+	} big;
+	struct pidfd_info info;
+	int pidfd = pidfd_open(getpid(), 0);
+
+	ck_assert_int_ge(pidfd, 0);
+	memset(&info, 0, sizeof(info));
+	if (libpidfd_get_info(pidfd, &info, sizeof(info)) < 0) {
+		/* A host kernel before 6.13: nothing to compare with. */
+		ck_assert(errno == ENOTTY || errno == EINVAL);
+		close(pidfd);
+		return;
+	}
+	ck_assert(info.mask & PIDFD_INFO_PID);
+	ck_assert_uint_eq(info.pid, (unsigned)getpid());
+	ck_assert_uint_eq(info.ppid, (unsigned)getppid());
+	ck_assert_uint_eq(info.ruid, getuid());
+
+	/* The smallest size works and fills the same. */
+	memset(&info, 0, sizeof(info));
+	ck_assert_int_eq(libpidfd_get_info(pidfd, &info, PIDFD_INFO_SIZE_VER0), 0);
+	ck_assert_uint_eq(info.pid, (unsigned)getpid());
+
+	/*
+	 * Below it: the kernel's error, passed through (the module's
+	 * EINVAL is checked in the VM; pidfs says ENOTTY, the command
+	 * number not being one it knows).
+	 */
+	errno = 0;
+	ck_assert_int_eq(libpidfd_get_info(pidfd, &info, PIDFD_INFO_SIZE_VER0 - 1), -1);
+	ck_assert(errno == EINVAL || errno == ENOTTY);
+
+	/* A larger struct, zero tail: accepted. */
+	memset(&big, 0, sizeof(big));
+	ck_assert_int_eq(libpidfd_get_info(pidfd, &big.info, sizeof(big)), 0);
+
+	/* Beyond what an ioctl number can carry. */
+	errno = 0;
+	ck_assert_int_eq(libpidfd_get_info(pidfd, &info, 1 << 14), -1);
+	ck_assert_int_eq(errno, E2BIG);
+	close(pidfd);
+}
+END_TEST
+
+START_TEST(exit_status_after_reap)
+{
+	int pidfd, status, got = -1;
+	pid_t pid = spawn_exiter(7, &pidfd);
+
+	if (!kernel_has_exit_info(pidfd)) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		close(pidfd);
+		return;
+	}
+	ck_assert_int_eq(libpidfd_wait_exit(pidfd, 5000), 0);
+	/* Exited, not reaped: no status yet. */
+	errno = 0;
+	ck_assert_int_eq(libpidfd_exit_status(pidfd, &got), -1);
+	ck_assert_int_eq(errno, EAGAIN);
+	ck_assert_int_eq(got, -1);
+
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_int_eq(libpidfd_exit_status(pidfd, &got), 0);
+	ck_assert_int_eq(got, status);
+	ck_assert(WIFEXITED(got));
+	ck_assert_int_eq(WEXITSTATUS(got), 7);
+	close(pidfd);
+
+	pid = spawn_sleeper(&pidfd);
+	ck_assert_int_eq(libpidfd_exit_status(pidfd, &got), -1);
+	ck_assert_int_eq(errno, EAGAIN);
+	kill(pid, SIGUSR2);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_int_eq(libpidfd_exit_status(pidfd, &got), 0);
+	ck_assert(WIFSIGNALED(got));
+	ck_assert_int_eq(WTERMSIG(got), SIGUSR2);
+	close(pidfd);
+}
+END_TEST
+
+START_TEST(bad_fds_pass_errno_through)
+{
+	struct pidfd_info info = { 0 };
+	int status;
+
+	errno = 0;
+	ck_assert_int_eq(libpidfd_get_info(-1, &info, sizeof(info)), -1);
+	ck_assert_int_eq(errno, EBADF);
+	ck_assert_int_eq(libpidfd_exit_status(-1, &status), -1);
+	ck_assert_int_eq(errno, EBADF);
+	ck_assert_int_eq(libpidfd_send_signal(-1, SIGTERM, NULL, 0), -1);
+	ck_assert_int_eq(errno, EBADF);
+	ck_assert_int_eq(libpidfd_get_procfd(-1, AT_FDCWD), -1);
+	ck_assert_int_eq(errno, EBADF);
+	ck_assert_int_eq(libpidfd_open_procdir(-1), -1);
+	ck_assert_int_eq(errno, EBADF);
+	/* Not a pidfd at all: the ioctl is unknown to it. */
+	{
+		int fds[2];
+
+		ck_assert_int_eq(pipe(fds), 0);
+		errno = 0;
+		ck_assert_int_eq(libpidfd_send_signal(fds[0], SIGTERM, NULL, 0), -1);
+		ck_assert_int_eq(errno, ENOTTY);
+		ck_assert_int_eq(libpidfd_get_procfd(fds[0], AT_FDCWD), -1);
+		ck_assert_int_eq(errno, ENOTTY);
+		close(fds[0]);
+		close(fds[1]);
+	}
+	/* A negative signal is refused before anything is sent. */
+	errno = 0;
+	ck_assert_int_eq(libpidfd_send_signal(0, -1, NULL, 0), -1);
+	ck_assert_int_eq(errno, EINVAL);
+}
+END_TEST
+
+static Suite *host_suite(void)
+{
+	Suite *s = suite_create("libpidfd_host");
+	TCase *tc = tcase_create("no_module");
+
+	tcase_add_test(tc, not_loaded_is_enopkg);
+	tcase_add_test(tc, strerror_texts);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("any_pidfd");
+	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, getpid_of_kernel_pidfd);
+	tcase_add_test(tc, getpid_rejects_non_pidfds);
+	tcase_add_test(tc, getpid_eremote);
+	tcase_add_test(tc, wait_exit_times_out_then_sees_exit);
+	tcase_add_test(tc, wait_exit_restarts_after_signal);
+	tcase_add_test(tc, wait_exit_bad_fd);
+	tcase_add_test(tc, get_info_sizes);
+	tcase_add_test(tc, exit_status_after_reap);
+	tcase_add_test(tc, bad_fds_pass_errno_through);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(host_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,563 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * pidfdctl on the host, without the module: the argument parser called
+ * directly, and the built binary run with good and bad arguments.
+ */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <linux/pidfd_dev.h>
+
+#include "args.h"
+
+#ifndef PIDFDCTL_BINARY
+#define PIDFDCTL_BINARY "build/pidfdctl"
+#endif
+
+#define ARGV(...) ((char *[]){ "pidfdctl", __VA_ARGS__, NULL })
+#define ARGC(argv) ((int)(sizeof(argv) / sizeof(char *)) - 1)
+
+/* Parse; on failure keep the error text in err_text. */
+static char *err_text;
+
+static int parse(char **argv, struct pidfdctl_args *args)
+{
+	size_t len = 0;
+	FILE *err;
+	int argc = 0, ret;
+
+	while (argv[argc])
+		argc++;
+	free(err_text);
+	err_text = NULL;
+	err = open_memstream(&err_text, &len);
+	ck_assert_ptr_nonnull(err);
+	ret = pidfdctl_parse(argc, argv, args, err);
+	fclose(err);
+	return ret;
+}
+
+static void teardown(void)
+{
+	free(err_text);
+	err_text = NULL;
+}
+
+/* An error message is prefixed and points at --help. */
+static void assert_usage_error(const char *needle)
+{
+	ck_assert_ptr_nonnull(err_text);
+	ck_assert_msg(strncmp(err_text, "pidfdctl: ", 10) == 0, "got: %s", err_text);
+	ck_assert_msg(strstr(err_text, needle), "'%s' not in: %s", needle, err_text);
+	ck_assert_msg(strstr(err_text, "Try 'pidfdctl --help' for more information."),
+		      "got: %s", err_text);
+}
+
+START_TEST(no_command)
+{
+	struct pidfdctl_args a;
+
+	ck_assert_int_eq(parse((char *[]){ "pidfdctl", NULL }, &a), -1);
+	assert_usage_error("no command specified");
+	ck_assert_int_eq(pidfdctl_usage_exit_code(&a), PIDFDCTL_EXIT_FAILURE);
+	pidfdctl_args_free(&a);
+}
+END_TEST
+
+START_TEST(unknown_command)
+{
+	struct pidfdctl_args a;
+
+	ck_assert_int_eq(parse(ARGV("frobnicate", "1"), &a), -1);
+	assert_usage_error("unknown command 'frobnicate'");
+	ck_assert_int_eq(parse(ARGV("--timeout", "1", "wait", "1"), &a), -1);
+	assert_usage_error("a command must come first");
+	pidfdctl_args_free(&a);
+}
+END_TEST
+
+START_TEST(help_and_version)
+{
+	struct pidfdctl_args a;
+
+	ck_assert_int_eq(parse(ARGV("--help"), &a), 0);
+	ck_assert_int_eq(a.command, PIDFDCTL_HELP);
+	ck_assert_int_eq(parse(ARGV("-h"), &a), 0);
+	ck_assert_int_eq(a.command, PIDFDCTL_HELP);
+	ck_assert_int_eq(parse(ARGV("-V"), &a), 0);
+	ck_assert_int_eq(a.command, PIDFDCTL_VERSION);
+	/* Each command takes --help too, even with a missing PID. */
+	ck_assert_int_eq(parse(ARGV("kill", "--help"), &a), 0);
+	ck_assert_int_eq(a.command, PIDFDCTL_HELP);
+	ck_assert_int_eq(parse(ARGV("run", "--version"), &a), 0);
+	ck_assert_int_eq(a.command, PIDFDCTL_VERSION);
+	pidfdctl_args_free(&a);
+}
+END_TEST
+
+START_TEST(wait_pids_and_timeout)
+{
+	struct pidfdctl_args a;
+
+	ck_assert_int_eq(parse(ARGV("wait", "12", "34", "--timeout", "1.5", "56"), &a), 0);
+	ck_assert_int_eq(a.command, PIDFDCTL_WAIT);
+	ck_assert_uint_eq(a.npids, 3);
+	ck_assert_int_eq(a.pids[0], 12);
+	ck_assert_int_eq(a.pids[1], 34);
+	ck_assert_int_eq(a.pids[2], 56);
+	ck_assert_int_eq(a.timeout_ms, 1500);
+	ck_assert(!a.exited_ok && !a.quiet);
+	pidfdctl_args_free(&a);
+
+	ck_assert_int_eq(parse(ARGV("wait", "-e", "-q", "-t", "2m", "7"), &a), 0);
+	ck_assert(a.exited_ok && a.quiet);
+	ck_assert_int_eq(a.timeout_ms, 120000);
+	pidfdctl_args_free(&a);
+
+	/* No timeout by default; 0 means none, as timeout(1) has it. */
+	ck_assert_int_eq(parse(ARGV("wait", "7"), &a), 0);
+	ck_assert_int_eq(a.timeout_ms, -1);
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("wait", "--timeout=0", "7"), &a), 0);
+	ck_assert_int_eq(a.timeout_ms, -1);
+	pidfdctl_args_free(&a);
+}
+END_TEST
+
+START_TEST(wait_errors)
+{
+	struct pidfdctl_args a;
+
+	ck_assert_int_eq(parse(ARGV("wait"), &a), -1);
+	assert_usage_error("no PID specified");
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("wait", "12", "x3"), &a), -1);
+	assert_usage_error("invalid PID 'x3'");
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("wait", "0"), &a), -1);
+	assert_usage_error("invalid PID '0'");
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("wait", "99999999999"), &a), -1);
+	assert_usage_error("invalid PID");
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("wait", "-t", "soon", "1"), &a), -1);
+	assert_usage_error("invalid timeout 'soon'");
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("wait", "-t"), &a), -1);
+	assert_usage_error("requires an argument");
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("wait", "--json", "1"), &a), -1);
+	assert_usage_error("wait: option '--json' not allowed");
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("wait", "--bogus", "1"), &a), -1);
+	assert_usage_error("unrecognized option '--bogus'");
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("wait", "-x", "1"), &a), -1);
+	assert_usage_error("invalid option -- 'x'");
+	pidfdctl_args_free(&a);
+}
+END_TEST
+
+START_TEST(durations)
+{
+	static const struct {
+		const char *text;
+		int64_t ms;
+	} good[] = {
+		{ "0", 0 }, { "1", 1000 }, { "0.25", 250 }, { ".5s", 500 },
+		{ "3m", 180000 }, { "1h", 3600000 }, { "1d", 86400000 },
+		{ "0.0001", 1 },	/* rounded up, never to "no timeout" */
+	};
+	static const char *const bad[] = {
+		"", "-1", "1x", "1ms", "s", "abc", "nan", "inf", "1 ",
+	};
+	int64_t ms;
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		ck_assert_msg(pidfdctl_parse_duration(good[i].text, &ms) == 0,
+			      "%s", good[i].text);
+		ck_assert_int_eq(ms, good[i].ms);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(pidfdctl_parse_duration(bad[i], &ms) < 0,
+			      "'%s' accepted", bad[i]);
+}
+END_TEST
+
+START_TEST(signals)
+{
+	static const struct {
+		const char *text;
+		int sig;
+	} good[] = {
+		{ "9", SIGKILL }, { "0", 0 }, { "KILL", SIGKILL },
+		{ "SIGKILL", SIGKILL }, { "sigusr1", SIGUSR1 }, { "term", SIGTERM },
+		{ "HUP", SIGHUP }, { "CHLD", SIGCHLD },
+	};
+	static const char *const bad[] = {
+		"", "FOO", "SIG", "65", "-1", "9x", "RTMIN+", "RTMIN-1",
+		"RTMAX+1", "RTMIN+99",
+	};
+	char name[32];
+	int sig;
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		ck_assert_msg(pidfdctl_parse_signal(good[i].text, &sig) == 0,
+			      "%s", good[i].text);
+		ck_assert_int_eq(sig, good[i].sig);
+	}
+	ck_assert_int_eq(pidfdctl_parse_signal("RTMIN", &sig), 0);
+	ck_assert_int_eq(sig, SIGRTMIN);
+	ck_assert_int_eq(pidfdctl_parse_signal("SIGRTMIN+2", &sig), 0);
+	ck_assert_int_eq(sig, SIGRTMIN + 2);
+	ck_assert_int_eq(pidfdctl_parse_signal("rtmax-1", &sig), 0);
+	ck_assert_int_eq(sig, SIGRTMAX - 1);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(pidfdctl_parse_signal(bad[i], &sig) < 0,
+			      "'%s' accepted", bad[i]);
+
+	ck_assert_str_eq(pidfdctl_signal_name(SIGKILL, name, sizeof(name)), "SIGKILL");
+	ck_assert_str_eq(pidfdctl_signal_name(SIGRTMIN + 3, name, sizeof(name)),
+			 "SIGRTMIN+3");
+	/* Every name we print parses back to its number. */
+	for (int s = 1; s <= SIGRTMAX; s++) {
+		if (s > SIGSYS && s < SIGRTMIN)
+			continue;
+		ck_assert_int_eq(pidfdctl_parse_signal(
+				 pidfdctl_signal_name(s, name, sizeof(name)), &sig), 0);
+		ck_assert_int_eq(sig, s);
+	}
+}
+END_TEST
+
+START_TEST(kill_options)
+{
+	struct pidfdctl_args a;
+
+	ck_assert_int_eq(parse(ARGV("kill", "42"), &a), 0);
+	ck_assert_int_eq(a.command, PIDFDCTL_KILL);
+	ck_assert_int_eq(a.signal, SIGTERM);
+	ck_assert_uint_eq(a.scope, 0);
+	ck_assert(!a.has_value);
+	ck_assert_int_eq(a.pids[0], 42);
+	pidfdctl_args_free(&a);
+
+	ck_assert_int_eq(parse(ARGV("kill", "-s", "USR1", "--thread", "42"), &a), 0);
+	ck_assert_int_eq(a.signal, SIGUSR1);
+	ck_assert_uint_eq(a.scope, PIDFD_SIGNAL_THREAD);
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("kill", "--thread-group", "--signal=9", "42"), &a), 0);
+	ck_assert_int_eq(a.signal, SIGKILL);
+	ck_assert_uint_eq(a.scope, PIDFD_SIGNAL_THREAD_GROUP);
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("kill", "--process-group", "42"), &a), 0);
+	ck_assert_uint_eq(a.scope, PIDFD_SIGNAL_PROCESS_GROUP);
+	pidfdctl_args_free(&a);
+	/* Repeating the same scope is harmless. */
+	ck_assert_int_eq(parse(ARGV("kill", "--thread", "--thread", "42"), &a), 0);
+	pidfdctl_args_free(&a);
+
+	ck_assert_int_eq(parse(ARGV("kill", "-s", "RTMIN+1", "--value", "-7", "42"), &a), 0);
+	ck_assert(a.has_value);
+	ck_assert_int_eq(a.value, -7);
+	ck_assert_int_eq(a.signal, SIGRTMIN + 1);
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("kill", "--value", "0x10", "42"), &a), 0);
+	ck_assert_int_eq(a.value, 16);
+	pidfdctl_args_free(&a);
+
+	ck_assert_int_eq(parse(ARGV("kill", "--list"), &a), 0);
+	ck_assert(a.list_signals);
+	pidfdctl_args_free(&a);
+}
+END_TEST
+
+START_TEST(kill_errors)
+{
+	struct pidfdctl_args a;
+
+	ck_assert_int_eq(parse(ARGV("kill", "--thread", "--process-group", "42"), &a), -1);
+	assert_usage_error("mutually exclusive");
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("kill", "--thread-group", "--thread", "42"), &a), -1);
+	assert_usage_error("mutually exclusive");
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("kill", "-s", "NOPE", "42"), &a), -1);
+	assert_usage_error("unknown signal 'NOPE'");
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("kill", "--value", "4x", "42"), &a), -1);
+	assert_usage_error("invalid value '4x'");
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("kill", "--value", "99999999999", "42"), &a), -1);
+	assert_usage_error("invalid value");
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("kill", "-s", "0", "--value", "1", "42"), &a), -1);
+	assert_usage_error("--value needs a signal");
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("kill"), &a), -1);
+	assert_usage_error("kill: no PID specified");
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("kill", "1", "2"), &a), -1);
+	assert_usage_error("kill: unexpected argument '2'");
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("kill", "--list", "1"), &a), -1);
+	assert_usage_error("--list takes no PID");
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("kill", "--timeout", "1", "1"), &a), -1);
+	assert_usage_error("kill: option '--timeout' not allowed");
+	pidfdctl_args_free(&a);
+}
+END_TEST
+
+START_TEST(info_and_status)
+{
+	struct pidfdctl_args a;
+
+	ck_assert_int_eq(parse(ARGV("info", "5"), &a), 0);
+	ck_assert_int_eq(a.command, PIDFDCTL_INFO);
+	ck_assert(!a.json);
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("info", "--json", "5"), &a), 0);
+	ck_assert(a.json);
+	ck_assert_int_eq(a.pids[0], 5);
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("status", "5"), &a), 0);
+	ck_assert_int_eq(a.command, PIDFDCTL_STATUS);
+	pidfdctl_args_free(&a);
+
+	ck_assert_int_eq(parse(ARGV("status", "--json", "5"), &a), -1);
+	assert_usage_error("status: option '--json' not allowed");
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("info"), &a), -1);
+	assert_usage_error("info: no PID specified");
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("status", "5", "6"), &a), -1);
+	assert_usage_error("unexpected argument '6'");
+	pidfdctl_args_free(&a);
+}
+END_TEST
+
+START_TEST(run_options)
+{
+	struct pidfdctl_args a;
+
+	ck_assert_int_eq(parse(ARGV("run", "-t", "5", "-k", "1", "--", "sleep", "10", "-x"), &a), 0);
+	ck_assert_int_eq(a.command, PIDFDCTL_RUN);
+	ck_assert_int_eq(a.timeout_ms, 5000);
+	ck_assert_int_eq(a.kill_after_ms, 1000);
+	ck_assert_int_eq(a.signal, SIGTERM);
+	ck_assert_str_eq(a.cmd[0], "sleep");
+	ck_assert_str_eq(a.cmd[1], "10");
+	ck_assert_str_eq(a.cmd[2], "-x");
+	ck_assert_ptr_null(a.cmd[3]);
+	pidfdctl_args_free(&a);
+
+	/* Options after CMD are CMD's, without "--" too. */
+	ck_assert_int_eq(parse(ARGV("run", "-s", "INT", "--preserve-status", "-t", "1",
+				    "ls", "-t", "-s"), &a), 0);
+	ck_assert_int_eq(a.signal, SIGINT);
+	ck_assert(a.preserve_status);
+	ck_assert_str_eq(a.cmd[0], "ls");
+	ck_assert_str_eq(a.cmd[1], "-t");
+	ck_assert_str_eq(a.cmd[2], "-s");
+	pidfdctl_args_free(&a);
+
+	ck_assert_int_eq(parse(ARGV("run", "true"), &a), 0);
+	ck_assert_int_eq(a.timeout_ms, -1);
+	ck_assert_int_eq(a.kill_after_ms, -1);
+	pidfdctl_args_free(&a);
+}
+END_TEST
+
+START_TEST(run_errors)
+{
+	struct pidfdctl_args a;
+
+	/* timeout(1)'s convention: its own usage errors exit with 125. */
+	ck_assert_int_eq(parse(ARGV("run"), &a), -1);
+	assert_usage_error("run: no command specified");
+	ck_assert_int_eq(pidfdctl_usage_exit_code(&a), RUN_EXIT_FAILURE);
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("run", "--"), &a), -1);
+	assert_usage_error("run: no command specified");
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("run", "-k", "1", "true"), &a), -1);
+	assert_usage_error("--kill-after needs --timeout");
+	ck_assert_int_eq(pidfdctl_usage_exit_code(&a), RUN_EXIT_FAILURE);
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("run", "-t", "1", "--value", "3", "true"), &a), -1);
+	assert_usage_error("run: option '--value' not allowed");
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("run", "-k", "x", "-t", "1", "true"), &a), -1);
+	assert_usage_error("invalid kill-after 'x'");
+	pidfdctl_args_free(&a);
+}
+END_TEST
+
+/* Run the binary; collect its stdout and stderr. Returns the wait status. */
+static int run_binary(char **argv, char *out, size_t outsz, char *errbuf,
+		      size_t errsz, const char *stdout_path)
+{
+	int outpipe[2], errpipe[2], status;
+	pid_t pid;
+
+	ck_assert_int_eq(pipe(outpipe), 0);
+	ck_assert_int_eq(pipe(errpipe), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		if (stdout_path) {
+			int fd = open(stdout_path, O_WRONLY);
+
+			dup2(fd, 1);
+		} else {
+			dup2(outpipe[1], 1);
+		}
+		dup2(errpipe[1], 2);
+		execv(PIDFDCTL_BINARY, argv);
+		_exit(99);
+	}
+	close(outpipe[1]);
+	close(errpipe[1]);
+	/* Small outputs: read stderr fully, then stdout (no deadlock below 64K). */
+	{
+		size_t n = 0;
+		ssize_t r;
+
+		while (n < errsz - 1 && (r = read(errpipe[0], errbuf + n, errsz - 1 - n)) > 0)
+			n += (size_t)r;
+		errbuf[n] = '\0';
+		n = 0;
+		while (n < outsz - 1 && (r = read(outpipe[0], out + n, outsz - 1 - n)) > 0)
+			n += (size_t)r;
+		out[n] = '\0';
+	}
+	close(outpipe[0]);
+	close(errpipe[0]);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	return status;
+}
+
+static int exit_code_of(char **argv, char *out, char *err)
+{
+	int status = run_binary(argv, out, 8192, err, 8192, NULL);
+
+	ck_assert_msg(WIFEXITED(status), "killed: status 0x%x", status);
+	return WEXITSTATUS(status);
+}
+
+START_TEST(binary_help_version)
+{
+	char out[8192], err[8192];
+
+	ck_assert_int_eq(exit_code_of(ARGV("--help"), out, err), 0);
+	ck_assert(strstr(out, "Usage:"));
+	ck_assert(strstr(out, "Exit status:"));
+	ck_assert_str_eq(err, "");
+	ck_assert_int_eq(exit_code_of(ARGV("--version"), out, err), 0);
+	ck_assert_msg(strncmp(out, "pidfdctl from pidfd-dkms ", 25) == 0, "%s", out);
+	ck_assert_int_eq(exit_code_of(ARGV("wait", "-h"), out, err), 0);
+	ck_assert(strstr(out, "pidfdctl wait"));
+}
+END_TEST
+
+START_TEST(binary_usage_errors)
+{
+	char out[8192], err[8192];
+
+	ck_assert_int_eq(exit_code_of(ARGV("bogus"), out, err), 1);
+	ck_assert_str_eq(err, "pidfdctl: unknown command 'bogus'\n"
+			      "Try 'pidfdctl --help' for more information.\n");
+	ck_assert_str_eq(out, "");
+	ck_assert_int_eq(exit_code_of(ARGV("kill", "-s", "XYZ", "1"), out, err), 1);
+	ck_assert(strstr(err, "pidfdctl: unknown signal 'XYZ'"));
+	ck_assert_int_eq(exit_code_of(ARGV("wait", "abc"), out, err), 1);
+	ck_assert(strstr(err, "pidfdctl: invalid PID 'abc'"));
+	ck_assert_int_eq(exit_code_of(ARGV("run", "--bogus", "true"), out, err), 125);
+	ck_assert(strstr(err, "pidfdctl: unrecognized option '--bogus'"));
+	ck_assert_int_eq(exit_code_of(ARGV("run"), out, err), 125);
+}
+END_TEST
+
+/* The module is never loaded on the host: the distinct error and exit code. */
+START_TEST(binary_without_module)
+{
+	char out[8192], err[8192];
+	char pid[16];
+
+	if (access("/dev/pidfd", F_OK) == 0)
+		return;	/* a host with the module: covered in the VM */
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	ck_assert_int_eq(exit_code_of(ARGV("kill", "-s", "0", pid), out, err), 2);
+	ck_assert_msg(strstr(err, "pidfdctl: The pidfd kernel module is not loaded"), "%s", err);
+	ck_assert(strstr(err, "modprobe pidfd"));
+	ck_assert_int_eq(exit_code_of(ARGV("wait", pid), out, err), 2);
+	ck_assert_int_eq(exit_code_of(ARGV("info", pid), out, err), 2);
+	ck_assert_int_eq(exit_code_of(ARGV("status", pid), out, err), 2);
+	/* run starts nothing and fails as timeout(1) does: 125. */
+	ck_assert_int_eq(exit_code_of(ARGV("run", "--", "/bin/sh", "-c", "echo ran"), out, err), 125);
+	ck_assert_str_eq(out, "");
+	ck_assert(strstr(err, "modprobe pidfd"));
+}
+END_TEST
+
+START_TEST(binary_write_error)
+{
+	char out[16], err[8192];
+	int status;
+
+	if (access("/dev/full", W_OK) != 0)
+		return;
+	status = run_binary(ARGV("--help"), out, sizeof(out), err, sizeof(err), "/dev/full");
+	ck_assert(WIFEXITED(status));
+	ck_assert_int_eq(WEXITSTATUS(status), 1);
+	ck_assert(strstr(err, "pidfdctl: write error"));
+}
+END_TEST
+
+static Suite *args_suite(void)
+{
+	Suite *s = suite_create("pidfdctl_args");
+	TCase *tc = tcase_create("parser");
+
+	tcase_add_checked_fixture(tc, NULL, teardown);
+	tcase_add_test(tc, no_command);
+	tcase_add_test(tc, unknown_command);
+	tcase_add_test(tc, help_and_version);
+	tcase_add_test(tc, wait_pids_and_timeout);
+	tcase_add_test(tc, wait_errors);
+	tcase_add_test(tc, durations);
+	tcase_add_test(tc, signals);
+	tcase_add_test(tc, kill_options);
+	tcase_add_test(tc, kill_errors);
+	tcase_add_test(tc, info_and_status);
+	tcase_add_test(tc, run_options);
+	tcase_add_test(tc, run_errors);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("binary");
+	tcase_add_test(tc, binary_help_version);
+	tcase_add_test(tc, binary_usage_errors);
+	tcase_add_test(tc, binary_without_module);
+	tcase_add_test(tc, binary_write_error);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(args_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

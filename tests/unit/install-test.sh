@@ -1,0 +1,96 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Install into a staging directory and use what was installed: build a
+# program with pkg-config against the shared and the static library, check
+# the symbol versions and the man pages, then uninstall.
+# Usage: tests/unit/install-test.sh STAGING_DIR   (run from the top dir)
+set -eu
+
+stage=${1:?usage: $0 STAGING_DIR}
+prefix=/usr
+fail() { printf '%s: FAIL: %s\n' "$(basename "$0")" "$*" >&2; exit 1; }
+
+rm -rf "$stage"
+mkdir -p "$stage"
+make -s install-userspace DESTDIR="$stage/root" PREFIX="$prefix" >/dev/null
+
+root=$stage/root
+for f in bin/pidfdctl lib/libpidfd.a lib/libpidfd.so lib/libpidfd.so.0 \
+	include/libpidfd.h include/linux/pidfd_dev.h lib/pkgconfig/libpidfd.pc \
+	share/man/man1/pidfdctl.1 share/man/man3/libpidfd.3 \
+	share/man/man3/libpidfd_open.3 share/man/man3/libpidfd_getpid.3; do
+	[ -e "$root$prefix/$f" ] || fail "not installed: $prefix/$f"
+done
+
+# The shared library: soname, and only libpidfd_* exported, versioned.
+so=$root$prefix/lib/libpidfd.so
+readelf -d "$so" | grep -q 'SONAME.*\[libpidfd\.so\.0\]' || fail "soname"
+exports=$(readelf --dyn-syms -W "$so" | awk '$5 == "GLOBAL" && $7 != "UND" { print $8 }')
+[ -n "$exports" ] || fail "no exported symbols"
+for sym in $exports; do
+	case $sym in
+	LIBPIDFD_0.1 | LIBPIDFD_0.1@@LIBPIDFD_0.1) ;;
+	libpidfd_*@@LIBPIDFD_0.1) ;;
+	*) fail "unexpected export: $sym" ;;
+	esac
+done
+echo "$exports" | grep -q '^libpidfd_open@@LIBPIDFD_0.1$' || fail "libpidfd_open not versioned"
+
+# A program built the way a user would, against the staged install. It
+# includes glibc's <sys/pidfd.h> too: the names must not clash.
+cat > "$stage/prog.c" <<'PROG'
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/pidfd.h>
+#include <unistd.h>
+#include <libpidfd.h>
+
+int main(void)
+{
+	int fd = libpidfd_open(getpid(), 0);
+
+	if (fd >= 0) {
+		printf("open ok %d\n", libpidfd_getpid(fd) == getpid());
+		return 0;
+	}
+	printf("%s|%s\n", errno == ENOPKG ? "ENOPKG" : strerror(errno),
+	       libpidfd_version());
+	return 0;
+}
+PROG
+export PKG_CONFIG_SYSROOT_DIR="$root"
+export PKG_CONFIG_LIBDIR="$root$prefix/lib/pkgconfig"
+cflags=$(pkg-config --cflags libpidfd)
+libs=$(pkg-config --libs libpidfd)
+[ "$(pkg-config --modversion libpidfd)" = "$(cat VERSION)" ] || fail "pkg-config version"
+# shellcheck disable=SC2086 # word splitting of the flags is intended
+cc -Wall -Wextra -Werror -o "$stage/prog-shared" "$stage/prog.c" $cflags $libs
+# shellcheck disable=SC2086
+cc -Wall -Wextra -Werror -static -o "$stage/prog-static" "$stage/prog.c" $cflags $libs
+readelf -d "$stage/prog-shared" | grep -q 'NEEDED.*libpidfd\.so\.0' || fail "not linked to libpidfd.so.0"
+objdump -T "$stage/prog-shared" | grep -q 'LIBPIDFD_0.1.*libpidfd_open' || fail "no versioned reference"
+
+out_shared=$(LD_LIBRARY_PATH="$root$prefix/lib" "$stage/prog-shared")
+out_static=$("$stage/prog-static")
+[ "$out_shared" = "$out_static" ] || fail "shared '$out_shared' != static '$out_static'"
+if [ ! -e /dev/pidfd ]; then
+	[ "$out_shared" = "ENOPKG|$(cat VERSION)" ] || fail "without module: $out_shared"
+fi
+
+# Man pages: render without warnings, and the function links resolve.
+for page in man1/pidfdctl.1 man3/libpidfd.3; do
+	warn=$(groff -man -Tutf8 -ww -z "$root$prefix/share/man/$page" 2>&1)
+	[ -z "$warn" ] || fail "$page: $warn"
+done
+(cd "$root$prefix/share/man" && groff -s -man -Tutf8 -ww -z man3/libpidfd_wait_exit.3) ||
+	fail "libpidfd_wait_exit.3 link"
+
+"$root$prefix/bin/pidfdctl" --version | grep -q "^pidfdctl from pidfd-dkms $(cat VERSION)$" ||
+	fail "installed pidfdctl --version"
+
+make -s uninstall-userspace DESTDIR="$root" PREFIX="$prefix" >/dev/null
+left=$(find "$root" -type f -o -type l)
+[ -z "$left" ] || fail "left after uninstall: $left"
+rm -rf "$stage"
+echo "install-test: ok"

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The control fd for /dev/pidfd: opened once per process, on first use.
+ *
+ * Threads race on first use without a lock: each may open the device, one
+ * compare-and-swap wins and the losers close their fd. After fork() the
+ * child inherits the fd and keeps using it (it carries no state: the
+ * module acts on the caller's credentials and pid namespace at each
+ * ioctl). The fd is O_CLOEXEC, so exec() drops it.
+ *
+ * A program may close the fd behind our back (daemons close every fd
+ * after fork) and the number may then be reused by another file. So every
+ * use checks, with one fstat(), that the number still refers to the
+ * device we opened, and opens it again if not. The old number is then
+ * not ours any more and is left alone.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "libpidfd.h"
+#include "internal.h"
+
+/* fd, and the device and inode it was when we opened it. */
+static int control_fd = -1;
+static dev_t control_rdev;
+static ino_t control_ino;
+
+static bool still_ours(int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return false;
+	return S_ISCHR(st.st_mode) &&
+	       st.st_rdev == __atomic_load_n(&control_rdev, __ATOMIC_RELAXED) &&
+	       st.st_ino == __atomic_load_n(&control_ino, __ATOMIC_RELAXED);
+}
+
+/* Errors of open(2) that mean "no such driver here". */
+static bool module_missing(int err)
+{
+	return err == ENOENT || err == ENXIO || err == ENODEV;
+}
+
+int libpidfd_priv_control_fd(void)
+{
+	for (;;) {
+		int cached = __atomic_load_n(&control_fd, __ATOMIC_ACQUIRE);
+		struct stat st;
+		int fd;
+
+		if (cached >= 0 && still_ours(cached))
+			return cached;
+
+		fd = open(LIBPIDFD_DEVICE, O_RDWR | O_CLOEXEC | O_NOCTTY);
+		if (fd < 0) {
+			if (module_missing(errno))
+				errno = ENOPKG;
+			return -1;
+		}
+		if (fstat(fd, &st) < 0 || !S_ISCHR(st.st_mode)) {
+			/* Something else sits at /dev/pidfd: no module. */
+			close(fd);
+			errno = ENOPKG;
+			return -1;
+		}
+
+		/*
+		 * Publish. The identity is written before the fd, so a
+		 * thread that sees the new fd also sees what it must look
+		 * like; racing openers of the device write equal values.
+		 */
+		__atomic_store_n(&control_rdev, st.st_rdev, __ATOMIC_RELAXED);
+		__atomic_store_n(&control_ino, st.st_ino, __ATOMIC_RELAXED);
+		if (__atomic_compare_exchange_n(&control_fd, &cached, fd, false,
+						__ATOMIC_ACQ_REL,
+						__ATOMIC_ACQUIRE))
+			return fd;
+
+		/* Another thread published first: take its fd instead. */
+		close(fd);
+	}
+}
+
+int libpidfd_probe(void)
+{
+	return libpidfd_priv_control_fd() < 0 ? -1 : 0;
+}

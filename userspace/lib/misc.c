@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+#include <errno.h>
+#include <string.h>
+
+#include "libpidfd.h"
+
+#ifndef PIDFD_DKMS_VERSION
+#define PIDFD_DKMS_VERSION "unknown"
+#endif
+
+static const char module_not_loaded[] =
+	"The pidfd kernel module is not loaded (no /dev/pidfd): load it with "
+	"'modprobe pidfd' (install it first with 'sudo dkms install pidfd/"
+	PIDFD_DKMS_VERSION "' if needed)";
+
+const char *libpidfd_strerror(int errnum)
+{
+	static __thread char buf[256];
+
+	if (errnum == ENOPKG)
+		return module_not_loaded;
+	/* The GNU strerror_r returns a static string or fills buf. */
+	return strerror_r(errnum, buf, sizeof(buf));
+}
+
+const char *libpidfd_version(void)
+{
+	return PIDFD_DKMS_VERSION;
+}

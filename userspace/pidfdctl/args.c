@@ -1,0 +1,550 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * pidfdctl's argument parser: pure (no I/O but the error stream), so the
+ * host tests drive it without a module.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <linux/pidfd_dev.h>
+
+#include "args.h"
+
+#ifndef PIDFD_DKMS_VERSION
+#define PIDFD_DKMS_VERSION "unknown"
+#endif
+
+const char *pidfdctl_progname(void)
+{
+	return "pidfdctl";
+}
+
+static void usage_error(FILE *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void usage_error(FILE *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(err, "%s: ", pidfdctl_progname());
+	va_start(ap, fmt);
+	vfprintf(err, fmt, ap);
+	va_end(ap);
+	fprintf(err, "\nTry '%s --help' for more information.\n",
+		pidfdctl_progname());
+}
+
+void pidfdctl_print_help(FILE *out)
+{
+	fputs(
+"Usage:\n"
+" pidfdctl wait [--timeout T] [--exited] [--quiet] PID...\n"
+" pidfdctl kill [-s SIG] [--thread|--thread-group|--process-group]\n"
+"               [--value N] PID\n"
+" pidfdctl kill --list\n"
+" pidfdctl info [--json] PID\n"
+" pidfdctl status PID\n"
+" pidfdctl run [--timeout T] [--kill-after T] [-s SIG] [--preserve-status]\n"
+"              [--] CMD [ARG...]\n"
+"\n"
+"Work with processes through pidfds of the pidfd kernel module\n"
+"(/dev/pidfd), free of PID-reuse races.\n"
+"\n"
+"Commands:\n"
+" wait     wait for processes (any, not only children) to exit and print\n"
+"          how each exited, where the module recorded it\n"
+" kill     send a signal through a pidfd\n"
+" info     show what PIDFD_GET_INFO says about a process\n"
+" status   print /proc/PID/status, opened through PIDFD_GET_PROCFD\n"
+" run      run CMD, supervise it through a pidfd, forward SIGINT, SIGTERM,\n"
+"          SIGHUP and SIGQUIT to it, and exit with its status\n"
+"\n"
+"Options:\n"
+" -t, --timeout T       wait/run: give up (wait) or signal CMD (run) after T\n"
+"                       (seconds; suffix s, m, h or d; 0 means never)\n"
+" -e, --exited          wait: a PID that is already gone is not an error\n"
+" -q, --quiet           wait: print nothing\n"
+" -s, --signal SIG      kill: the signal (default TERM); run: the signal\n"
+"                       sent at the timeout (default TERM)\n"
+"     --thread          kill: signal the thread PID only\n"
+"     --thread-group    kill: signal the process (the default)\n"
+"     --process-group   kill: signal the process group PID leads\n"
+"     --value N         kill: queue the integer N with the signal, as\n"
+"                       sigqueue(3) does\n"
+" -l, --list            kill: list signal names\n"
+" -j, --json            info: print JSON\n"
+" -k, --kill-after T    run: send KILL if CMD still runs T after the signal\n"
+"     --preserve-status run: exit with CMD's status even on timeout\n"
+" -h, --help            display this help\n"
+" -V, --version         display version\n"
+"\n"
+"Exit status:\n"
+" 0    success\n"
+" 1    failure (no such process, no permission, bad usage, ...)\n"
+" 2    the pidfd kernel module is not loaded\n"
+" 3    wait: the timeout expired before all PIDs exited\n"
+" run: CMD's exit status; 128+N if CMD was killed by signal N; 124 if it\n"
+" timed out (unless --preserve-status); 125 if pidfdctl failed; 126 if\n"
+" CMD cannot be executed; 127 if CMD was not found.\n"
+"\n"
+"For more details see pidfdctl(1).\n", out);
+}
+
+void pidfdctl_print_version(FILE *out)
+{
+	fprintf(out, "pidfdctl from pidfd-dkms %s\n", PIDFD_DKMS_VERSION);
+}
+
+int pidfdctl_parse_pid(const char *text, pid_t *pid)
+{
+	char *end;
+	long value;
+
+	if (!isdigit((unsigned char)text[0]))
+		return -1;
+	errno = 0;
+	value = strtol(text, &end, 10);
+	if (errno || *end || value <= 0 || value > INT_MAX)
+		return -1;
+	*pid = (pid_t)value;
+	return 0;
+}
+
+int pidfdctl_parse_duration(const char *text, int64_t *ms)
+{
+	double value, scale = 1.0;
+	char *end;
+
+	if (!isdigit((unsigned char)text[0]) && text[0] != '.')
+		return -1;
+	errno = 0;
+	value = strtod(text, &end);
+	if (errno || end == text)
+		return -1;
+	if (*end) {
+		if (end[1])
+			return -1;
+		switch (*end) {
+		case 's': scale = 1; break;
+		case 'm': scale = 60; break;
+		case 'h': scale = 3600; break;
+		case 'd': scale = 86400; break;
+		default: return -1;
+		}
+	}
+	value *= scale * 1000.0;
+	if (!isfinite(value) || value < 0)
+		return -1;
+	/* A year is more than any caller means; clamp rather than overflow. */
+	if (value > 365.0 * 86400 * 1000)
+		value = 365.0 * 86400 * 1000;
+	/* Round up, so that a tiny timeout is not "no timeout" (0). */
+	*ms = (int64_t)value;
+	if ((double)*ms < value)
+		++*ms;
+	return 0;
+}
+
+/* glibc reserves the first real-time signals; SIGRTMIN is a function. */
+static int rt_offset(const char *text, int base, int dir, int *sig)
+{
+	char *end;
+	long n = 0;
+
+	if (*text) {
+		if ((dir > 0 && *text != '+') || (dir < 0 && *text != '-'))
+			return -1;
+		if (!isdigit((unsigned char)text[1]))
+			return -1;
+		errno = 0;
+		n = strtol(text + 1, &end, 10);
+		if (errno || *end)
+			return -1;
+	}
+	if (n > SIGRTMAX - SIGRTMIN)
+		return -1;
+	*sig = base + dir * (int)n;
+	return 0;
+}
+
+int pidfdctl_parse_signal(const char *text, int *sig)
+{
+	const char *name = text;
+
+	if (isdigit((unsigned char)text[0])) {
+		char *end;
+		long value;
+
+		errno = 0;
+		value = strtol(text, &end, 10);
+		if (errno || *end || value < 0 || value >= NSIG)
+			return -1;
+		*sig = (int)value;
+		return 0;
+	}
+	if (strncasecmp(name, "SIG", 3) == 0)
+		name += 3;
+	if (strncasecmp(name, "RTMIN", 5) == 0)
+		return rt_offset(name + 5, SIGRTMIN, 1, sig);
+	if (strncasecmp(name, "RTMAX", 5) == 0)
+		return rt_offset(name + 5, SIGRTMAX, -1, sig);
+	for (int i = 1; i < SIGRTMIN; i++) {
+		const char *abbrev = sigabbrev_np(i);
+
+		if (abbrev && strcasecmp(abbrev, name) == 0) {
+			*sig = i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+const char *pidfdctl_signal_name(int sig, char *buf, size_t size)
+{
+	const char *abbrev;
+
+	if (sig >= SIGRTMIN && sig <= SIGRTMAX) {
+		if (sig == SIGRTMIN)
+			snprintf(buf, size, "SIGRTMIN");
+		else
+			snprintf(buf, size, "SIGRTMIN+%d", sig - SIGRTMIN);
+		return buf;
+	}
+	abbrev = sig > 0 ? sigabbrev_np(sig) : NULL;
+	if (abbrev)
+		snprintf(buf, size, "SIG%s", abbrev);
+	else
+		snprintf(buf, size, "%d", sig);
+	return buf;
+}
+
+static const struct {
+	const char *name;
+	enum pidfdctl_command command;
+} commands[] = {
+	{ "wait", PIDFDCTL_WAIT },
+	{ "kill", PIDFDCTL_KILL },
+	{ "info", PIDFDCTL_INFO },
+	{ "status", PIDFDCTL_STATUS },
+	{ "run", PIDFDCTL_RUN },
+};
+
+enum {
+	OPT_THREAD = 0x100,
+	OPT_THREAD_GROUP,
+	OPT_PROCESS_GROUP,
+	OPT_VALUE,
+	OPT_PRESERVE_STATUS,
+};
+
+static const struct option long_options[] = {
+	{ "help",		no_argument,		NULL, 'h' },
+	{ "version",		no_argument,		NULL, 'V' },
+	{ "timeout",		required_argument,	NULL, 't' },
+	{ "exited",		no_argument,		NULL, 'e' },
+	{ "quiet",		no_argument,		NULL, 'q' },
+	{ "signal",		required_argument,	NULL, 's' },
+	{ "list",		no_argument,		NULL, 'l' },
+	{ "thread",		no_argument,		NULL, OPT_THREAD },
+	{ "thread-group",	no_argument,		NULL, OPT_THREAD_GROUP },
+	{ "process-group",	no_argument,		NULL, OPT_PROCESS_GROUP },
+	{ "value",		required_argument,	NULL, OPT_VALUE },
+	{ "json",		no_argument,		NULL, 'j' },
+	{ "kill-after",		required_argument,	NULL, 'k' },
+	{ "preserve-status",	no_argument,		NULL, OPT_PRESERVE_STATUS },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Which options each command takes: short letters and long-only ids. */
+static bool option_allowed(enum pidfdctl_command cmd, int opt)
+{
+	switch (opt) {
+	case 'h': case 'V':
+		return true;
+	case 't':
+		return cmd == PIDFDCTL_WAIT || cmd == PIDFDCTL_RUN;
+	case 'e': case 'q':
+		return cmd == PIDFDCTL_WAIT;
+	case 's':
+		return cmd == PIDFDCTL_KILL || cmd == PIDFDCTL_RUN;
+	case 'l': case OPT_THREAD: case OPT_THREAD_GROUP:
+	case OPT_PROCESS_GROUP: case OPT_VALUE:
+		return cmd == PIDFDCTL_KILL;
+	case 'j':
+		return cmd == PIDFDCTL_INFO;
+	case 'k': case OPT_PRESERVE_STATUS:
+		return cmd == PIDFDCTL_RUN;
+	}
+	return false;
+}
+
+static const char *option_text(int opt, char *buf, size_t size)
+{
+	for (const struct option *o = long_options; o->name; o++)
+		if (o->val == opt) {
+			snprintf(buf, size, "--%s", o->name);
+			return buf;
+		}
+	snprintf(buf, size, "-%c", opt);
+	return buf;
+}
+
+static int set_scope(struct pidfdctl_args *args, unsigned int scope, FILE *err)
+{
+	if (args->scope && args->scope != scope) {
+		usage_error(err, "--thread, --thread-group and --process-group "
+			    "are mutually exclusive");
+		return -1;
+	}
+	args->scope = scope;
+	return 0;
+}
+
+static int parse_int(const char *text, int *value)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(text, &end, 0);
+	if (errno || end == text || *end || n < INT_MIN || n > INT_MAX)
+		return -1;
+	*value = (int)n;
+	return 0;
+}
+
+static int parse_options(int argc, char **argv, struct pidfdctl_args *args,
+			 FILE *err)
+{
+	const char *cmdname = argv[0];
+	char optbuf[32];
+	int opt;
+
+	/*
+	 * "run" stops at the first non-option, so CMD's own options stay
+	 * CMD's; the other commands accept options after the PIDs too.
+	 */
+	const char *shortopts = args->command == PIDFDCTL_RUN ?
+				"+:hVt:s:k:" : ":hVt:eqs:lj";
+
+	optind = 0;	/* full re-initialisation, for repeated calls */
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, shortopts, long_options,
+				  NULL)) != -1) {
+		if (opt == '?') {
+			if (optopt)
+				usage_error(err, "invalid option -- '%c'", optopt);
+			else
+				usage_error(err, "unrecognized option '%s'",
+					    argv[optind - 1]);
+			return -1;
+		}
+		if (opt == ':') {
+			usage_error(err, "option '%s' requires an argument",
+				    argv[optind - 1]);
+			return -1;
+		}
+		if (!option_allowed(args->command, opt)) {
+			usage_error(err, "%s: option '%s' not allowed", cmdname,
+				    option_text(opt, optbuf, sizeof(optbuf)));
+			return -1;
+		}
+		switch (opt) {
+		case 'h':
+			args->command = PIDFDCTL_HELP;
+			return 0;
+		case 'V':
+			args->command = PIDFDCTL_VERSION;
+			return 0;
+		case 't':
+			if (pidfdctl_parse_duration(optarg, &args->timeout_ms) < 0) {
+				usage_error(err, "invalid timeout '%s'", optarg);
+				return -1;
+			}
+			if (args->timeout_ms == 0)
+				args->timeout_ms = -1;
+			break;
+		case 'k':
+			if (pidfdctl_parse_duration(optarg, &args->kill_after_ms) < 0) {
+				usage_error(err, "invalid kill-after '%s'", optarg);
+				return -1;
+			}
+			if (args->kill_after_ms == 0)
+				args->kill_after_ms = -1;
+			break;
+		case 'e':
+			args->exited_ok = true;
+			break;
+		case 'q':
+			args->quiet = true;
+			break;
+		case 's':
+			if (pidfdctl_parse_signal(optarg, &args->signal) < 0) {
+				usage_error(err, "unknown signal '%s'", optarg);
+				return -1;
+			}
+			break;
+		case 'l':
+			args->list_signals = true;
+			break;
+		case OPT_THREAD:
+			if (set_scope(args, PIDFD_SIGNAL_THREAD, err) < 0)
+				return -1;
+			break;
+		case OPT_THREAD_GROUP:
+			if (set_scope(args, PIDFD_SIGNAL_THREAD_GROUP, err) < 0)
+				return -1;
+			break;
+		case OPT_PROCESS_GROUP:
+			if (set_scope(args, PIDFD_SIGNAL_PROCESS_GROUP, err) < 0)
+				return -1;
+			break;
+		case OPT_VALUE:
+			if (parse_int(optarg, &args->value) < 0) {
+				usage_error(err, "invalid value '%s'", optarg);
+				return -1;
+			}
+			args->has_value = true;
+			break;
+		case 'j':
+			args->json = true;
+			break;
+		case OPT_PRESERVE_STATUS:
+			args->preserve_status = true;
+			break;
+		}
+	}
+	return optind;
+}
+
+static int parse_pids(int argc, char **argv, struct pidfdctl_args *args,
+		      FILE *err)
+{
+	args->pids = calloc((size_t)argc, sizeof(*args->pids));
+	if (!args->pids) {
+		fprintf(err, "%s: out of memory\n", pidfdctl_progname());
+		return -1;
+	}
+	for (int i = 0; i < argc; i++) {
+		if (pidfdctl_parse_pid(argv[i], &args->pids[i]) < 0) {
+			usage_error(err, "invalid PID '%s'", argv[i]);
+			return -1;
+		}
+	}
+	args->npids = (size_t)argc;
+	return 0;
+}
+
+int pidfdctl_parse(int argc, char **argv, struct pidfdctl_args *args,
+		   FILE *err)
+{
+	const char *cmdname;
+	int first;
+
+	memset(args, 0, sizeof(*args));
+	args->timeout_ms = -1;
+	args->kill_after_ms = -1;
+	args->signal = SIGTERM;
+
+	if (argc < 2) {
+		usage_error(err, "no command specified");
+		return -1;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		args->command = PIDFDCTL_HELP;
+		return 0;
+	}
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
+		args->command = PIDFDCTL_VERSION;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			args->command = commands[i].command;
+	if (args->command == PIDFDCTL_NONE) {
+		if (argv[1][0] == '-')
+			usage_error(err, "a command must come first, not '%s'",
+				    argv[1]);
+		else
+			usage_error(err, "unknown command '%s'", argv[1]);
+		return -1;
+	}
+
+	cmdname = argv[1];
+	first = parse_options(argc - 1, argv + 1, args, err);
+	if (first < 0)
+		return -1;
+	if (args->command == PIDFDCTL_HELP || args->command == PIDFDCTL_VERSION)
+		return 0;
+	argc -= 1 + first;
+	argv += 1 + first;
+
+	switch (args->command) {
+	case PIDFDCTL_WAIT:
+		if (argc < 1) {
+			usage_error(err, "wait: no PID specified");
+			return -1;
+		}
+		return parse_pids(argc, argv, args, err);
+	case PIDFDCTL_KILL:
+		if (args->list_signals) {
+			if (argc > 0) {
+				usage_error(err, "kill: --list takes no PID");
+				return -1;
+			}
+			return 0;
+		}
+		if (args->has_value && args->signal == 0) {
+			usage_error(err, "kill: --value needs a signal, not 0");
+			return -1;
+		}
+		/* fall through */
+	case PIDFDCTL_INFO:
+	case PIDFDCTL_STATUS:
+		if (argc < 1) {
+			usage_error(err, "%s: no PID specified", cmdname);
+			return -1;
+		}
+		if (argc > 1) {
+			usage_error(err, "%s: unexpected argument '%s'",
+				    cmdname, argv[1]);
+			return -1;
+		}
+		return parse_pids(argc, argv, args, err);
+	case PIDFDCTL_RUN:
+		if (argc < 1) {
+			usage_error(err, "run: no command specified");
+			return -1;
+		}
+		if (args->kill_after_ms >= 0 && args->timeout_ms < 0) {
+			usage_error(err, "run: --kill-after needs --timeout");
+			return -1;
+		}
+		args->cmd = argv;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+int pidfdctl_usage_exit_code(const struct pidfdctl_args *args)
+{
+	/* timeout(1) reports its own usage errors as 125. */
+	return args->command == PIDFDCTL_RUN ? RUN_EXIT_FAILURE :
+					       PIDFDCTL_EXIT_FAILURE;
+}
+
+void pidfdctl_args_free(struct pidfdctl_args *args)
+{
+	free(args->pids);
+	args->pids = NULL;
+	args->npids = 0;
+}

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * pidfdctl's command line, parsed into a struct without side effects (no
+ * module, no processes), so the host unit tests can call it directly.
+ */
+#ifndef PIDFDCTL_ARGS_H
+#define PIDFDCTL_ARGS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+/* Exit codes, as util-linux's waitpid(1) and kill(1) have them. */
+#define PIDFDCTL_EXIT_OK	0	/* success */
+#define PIDFDCTL_EXIT_FAILURE	1	/* failure, or bad usage */
+#define PIDFDCTL_EXIT_NOMODULE	2	/* the pidfd module is not loaded */
+#define PIDFDCTL_EXIT_TIMEOUT	3	/* wait: the timeout expired */
+
+/* Exit codes of "run", as timeout(1) and the shell have them. */
+#define RUN_EXIT_TIMEDOUT	124	/* CMD timed out */
+#define RUN_EXIT_FAILURE	125	/* pidfdctl itself failed */
+#define RUN_EXIT_CANNOT_EXEC	126	/* CMD found but not executable */
+#define RUN_EXIT_ENOENT		127	/* CMD not found */
+#define RUN_EXIT_SIGNAL_BASE	128	/* + signal number: CMD killed */
+
+enum pidfdctl_command {
+	PIDFDCTL_NONE,
+	PIDFDCTL_HELP,
+	PIDFDCTL_VERSION,
+	PIDFDCTL_WAIT,
+	PIDFDCTL_KILL,
+	PIDFDCTL_INFO,
+	PIDFDCTL_STATUS,
+	PIDFDCTL_RUN,
+};
+
+struct pidfdctl_args {
+	enum pidfdctl_command command;
+
+	/* wait, kill, info, status: the PIDs (one except for wait). */
+	pid_t *pids;
+	size_t npids;
+
+	/* wait, run: milliseconds, -1 for none. */
+	int64_t timeout_ms;
+	/* wait: an already-gone PID is not an error; print nothing. */
+	bool exited_ok;
+	bool quiet;
+
+	/* kill: signal, PIDFD_SIGNAL_* scope, and a queued value. */
+	int signal;
+	unsigned int scope;
+	bool has_value;
+	int value;
+	bool list_signals;
+
+	/* info */
+	bool json;
+
+	/* run: signal at timeout, kill-after delay, the command. */
+	int64_t kill_after_ms;
+	bool preserve_status;
+	char **cmd;	/* points into argv, NULL-terminated */
+};
+
+/*
+ * Parse argv. Returns 0, or -1 after printing the error and a pointer to
+ * --help on @err; the exit code for a usage error is then
+ * pidfdctl_usage_exit_code(args).
+ */
+int pidfdctl_parse(int argc, char **argv, struct pidfdctl_args *args,
+		   FILE *err);
+int pidfdctl_usage_exit_code(const struct pidfdctl_args *args);
+void pidfdctl_args_free(struct pidfdctl_args *args);
+
+void pidfdctl_print_help(FILE *out);
+void pidfdctl_print_version(FILE *out);
+
+/*
+ * Helpers shared with the commands. A duration is a decimal number of
+ * seconds with an optional suffix s, m, h or d, as timeout(1) takes it.
+ */
+int pidfdctl_parse_duration(const char *text, int64_t *ms);
+int pidfdctl_parse_pid(const char *text, pid_t *pid);
+/* A signal by number or by name, with or without SIG, RTMIN+n, RTMAX-n. */
+int pidfdctl_parse_signal(const char *text, int *sig);
+/* "SIGTERM", "SIGRTMIN+3"; buf is used for the latter. */
+const char *pidfdctl_signal_name(int sig, char *buf, size_t size);
+
+/* The program name errors are prefixed with. */
+const char *pidfdctl_progname(void);
+
+#endif

@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* pidfdctl wait, kill, info, status. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "libpidfd.h"
+#include "args.h"
+#include "commands.h"
+
+/*
+ * How long "wait" keeps asking for the exit status of a process that has
+ * exited: its parent (not us) must reap it first, which a live parent
+ * does at once, and a parent that does not wait may never do.
+ */
+#define EXIT_STATUS_GRACE_MS	500
+#define EXIT_STATUS_POLL_MS	5
+
+void pidfdctl_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "%s: ", pidfdctl_progname());
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int pidfdctl_failure(int err)
+{
+	return err == ENOPKG ? PIDFDCTL_EXIT_NOMODULE : PIDFDCTL_EXIT_FAILURE;
+}
+
+int pidfdctl_open(pid_t pid, unsigned int flags)
+{
+	int fd = libpidfd_open(pid, flags);
+
+	if (fd < 0) {
+		int err = errno;
+
+		if (err == ENOPKG)
+			pidfdctl_warn("%s", libpidfd_strerror(err));
+		else
+			pidfdctl_warn("cannot open a pidfd for %d: %s", (int)pid,
+				      libpidfd_strerror(err));
+		errno = err;
+	}
+	return fd;
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000,
+			       .tv_nsec = (long)(ms % 1000) * 1000000 };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/* Print how a process exited: "1234: exited with status 3". */
+static void report_exit(pid_t pid, int pidfd)
+{
+	int64_t give_up = now_ms() + EXIT_STATUS_GRACE_MS;
+	char name[32];
+	int status;
+
+	while (libpidfd_exit_status(pidfd, &status) < 0) {
+		if (errno != EAGAIN || now_ms() >= give_up) {
+			printf("%d: exited (status unavailable)\n", (int)pid);
+			return;
+		}
+		sleep_ms(EXIT_STATUS_POLL_MS);
+	}
+	if (WIFEXITED(status))
+		printf("%d: exited with status %d\n", (int)pid,
+		       WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		printf("%d: killed by signal %s%s\n", (int)pid,
+		       pidfdctl_signal_name(WTERMSIG(status), name, sizeof(name)),
+		       WCOREDUMP(status) ? " (core dumped)" : "");
+	else
+		printf("%d: exited (wait status 0x%x)\n", (int)pid, status);
+	fflush(stdout);
+}
+
+int pidfdctl_wait(const struct pidfdctl_args *args)
+{
+	int64_t deadline = args->timeout_ms >= 0 ? now_ms() + args->timeout_ms : -1;
+	struct pollfd *pfds;
+	size_t left = 0;
+	int code = PIDFDCTL_EXIT_OK;
+
+	pfds = calloc(args->npids, sizeof(*pfds));
+	if (!pfds) {
+		pidfdctl_warn("out of memory");
+		return PIDFDCTL_EXIT_FAILURE;
+	}
+
+	/*
+	 * Open every pidfd before waiting: from then on each names its
+	 * process for good, whatever happens to the PID numbers.
+	 */
+	for (size_t i = 0; i < args->npids; i++) {
+		pfds[i].fd = libpidfd_open(args->pids[i], 0);
+		pfds[i].events = POLLIN;
+		if (pfds[i].fd >= 0) {
+			left++;
+			continue;
+		}
+		if (errno == ESRCH && args->exited_ok)
+			continue;
+		code = pidfdctl_failure(errno);
+		if (errno == ENOPKG)
+			pidfdctl_warn("%s", libpidfd_strerror(errno));
+		else
+			pidfdctl_warn("cannot wait for %d: %s",
+				      (int)args->pids[i], libpidfd_strerror(errno));
+		goto out;
+	}
+
+	while (left > 0) {
+		int timeout = -1, ready;
+
+		if (deadline >= 0) {
+			int64_t rest = deadline - now_ms();
+
+			timeout = rest > 0 ? (rest > INT32_MAX ? INT32_MAX : (int)rest) : 0;
+		}
+		ready = poll(pfds, args->npids, timeout);
+		if (ready < 0) {
+			if (errno == EINTR)
+				continue;
+			pidfdctl_warn("poll failed: %s", strerror(errno));
+			code = PIDFDCTL_EXIT_FAILURE;
+			goto out;
+		}
+		if (ready == 0) {
+			if (!args->quiet)
+				pidfdctl_warn("timeout expired: %zu process%s still running",
+					      left, left == 1 ? "" : "es");
+			code = PIDFDCTL_EXIT_TIMEOUT;
+			goto out;
+		}
+		for (size_t i = 0; i < args->npids; i++) {
+			if (pfds[i].fd < 0 || !pfds[i].revents)
+				continue;
+			if (!args->quiet)
+				report_exit(args->pids[i], pfds[i].fd);
+			close(pfds[i].fd);
+			pfds[i].fd = -1;	/* poll() skips negative fds */
+			left--;
+		}
+	}
+out:
+	for (size_t i = 0; i < args->npids; i++)
+		if (pfds[i].fd >= 0)
+			close(pfds[i].fd);
+	free(pfds);
+	return code;
+}
+
+static int list_signals(void)
+{
+	char name[32];
+
+	for (int sig = 1; sig <= SIGRTMAX; sig++) {
+		/* 32 and 33 belong to glibc's threads; they have no name. */
+		if (sig > SIGSYS && sig < SIGRTMIN)
+			continue;
+		printf("%2d %s\n", sig, pidfdctl_signal_name(sig, name, sizeof(name)) + 3);
+	}
+	return PIDFDCTL_EXIT_OK;
+}
+
+int pidfdctl_kill(const struct pidfdctl_args *args)
+{
+	pid_t pid = args->pids ? args->pids[0] : 0;
+	siginfo_t info, *infop = NULL;
+	char name[32];
+	int pidfd, ret, err;
+
+	if (args->list_signals)
+		return list_signals();
+
+	pidfd = pidfdctl_open(pid, 0);
+	if (pidfd < 0)
+		return pidfdctl_failure(errno);
+
+	if (args->has_value) {
+		/* What sigqueue(3) sends: the receiver sees SI_QUEUE. */
+		memset(&info, 0, sizeof(info));
+		info.si_signo = args->signal;
+		info.si_code = SI_QUEUE;
+		info.si_pid = getpid();
+		info.si_uid = getuid();
+		info.si_value.sival_int = args->value;
+		infop = &info;
+	}
+	ret = libpidfd_send_signal(pidfd, args->signal, infop, args->scope);
+	err = errno;
+	close(pidfd);
+	if (ret < 0) {
+		pidfdctl_warn("sending %s to %d failed: %s",
+			      pidfdctl_signal_name(args->signal, name, sizeof(name)),
+			      (int)pid, libpidfd_strerror(err));
+		return pidfdctl_failure(err);
+	}
+	return PIDFDCTL_EXIT_OK;
+}
+
+static void print_info_text(const struct pidfd_info *info)
+{
+	if (info->mask & PIDFD_INFO_PID) {
+		printf("pid:      %u\n", info->pid);
+		printf("tgid:     %u\n", info->tgid);
+		printf("ppid:     %u\n", info->ppid);
+	}
+	if (info->mask & PIDFD_INFO_CREDS) {
+		printf("uid:      %u %u %u %u (real effective saved fs)\n",
+		       info->ruid, info->euid, info->suid, info->fsuid);
+		printf("gid:      %u %u %u %u (real effective saved fs)\n",
+		       info->rgid, info->egid, info->sgid, info->fsgid);
+	}
+	if (info->mask & PIDFD_INFO_CGROUPID)
+		printf("cgroupid: %" PRIu64 "\n", (uint64_t)info->cgroupid);
+	if (info->mask & PIDFD_INFO_EXIT)
+		printf("exit:     0x%x (wait status)\n", (unsigned int)info->exit_code);
+	else
+		printf("exit:     (not exited, or not reaped yet)\n");
+	if (info->mask & PIDFD_INFO_SUPPORTED_MASK)
+		printf("supported: 0x%" PRIx64 "\n", (uint64_t)info->supported_mask);
+}
+
+static void print_info_json(const struct pidfd_info *info)
+{
+	const char *sep = "";
+
+#define FIELD(fmt, ...) do { printf("%s" fmt, sep, __VA_ARGS__); sep = ", "; } while (0)
+	printf("{");
+	FIELD("\"mask\": %" PRIu64, (uint64_t)info->mask);
+	if (info->mask & PIDFD_INFO_PID) {
+		FIELD("\"pid\": %u", info->pid);
+		FIELD("\"tgid\": %u", info->tgid);
+		FIELD("\"ppid\": %u", info->ppid);
+	}
+	if (info->mask & PIDFD_INFO_CREDS) {
+		FIELD("\"ruid\": %u", info->ruid);
+		FIELD("\"euid\": %u", info->euid);
+		FIELD("\"suid\": %u", info->suid);
+		FIELD("\"fsuid\": %u", info->fsuid);
+		FIELD("\"rgid\": %u", info->rgid);
+		FIELD("\"egid\": %u", info->egid);
+		FIELD("\"sgid\": %u", info->sgid);
+		FIELD("\"fsgid\": %u", info->fsgid);
+	}
+	if (info->mask & PIDFD_INFO_CGROUPID)
+		FIELD("\"cgroupid\": %" PRIu64, (uint64_t)info->cgroupid);
+	if (info->mask & PIDFD_INFO_EXIT)
+		FIELD("\"exit_code\": %d", info->exit_code);
+	else
+		FIELD("\"exit_code\": %s", "null");
+	if (info->mask & PIDFD_INFO_SUPPORTED_MASK)
+		FIELD("\"supported_mask\": %" PRIu64, (uint64_t)info->supported_mask);
+	printf("}\n");
+#undef FIELD
+}
+
+int pidfdctl_info(const struct pidfdctl_args *args)
+{
+	struct pidfd_info info;
+	int pidfd, ret, err;
+
+	pidfd = pidfdctl_open(args->pids[0], 0);
+	if (pidfd < 0)
+		return pidfdctl_failure(errno);
+	memset(&info, 0, sizeof(info));
+	info.mask = PIDFD_INFO_PID | PIDFD_INFO_CREDS | PIDFD_INFO_CGROUPID |
+		    PIDFD_INFO_EXIT | PIDFD_INFO_SUPPORTED_MASK;
+	ret = libpidfd_get_info(pidfd, &info, sizeof(info));
+	err = errno;
+	close(pidfd);
+	if (ret < 0) {
+		pidfdctl_warn("PIDFD_GET_INFO on %d failed: %s",
+			      (int)args->pids[0], libpidfd_strerror(err));
+		return pidfdctl_failure(err);
+	}
+	if (args->json)
+		print_info_json(&info);
+	else
+		print_info_text(&info);
+	return PIDFDCTL_EXIT_OK;
+}
+
+int pidfdctl_status(const struct pidfdctl_args *args)
+{
+	pid_t pid = args->pids[0];
+	int pidfd, dirfd, fd, err;
+	char buf[4096];
+	ssize_t n;
+
+	pidfd = pidfdctl_open(pid, 0);
+	if (pidfd < 0)
+		return pidfdctl_failure(errno);
+	dirfd = libpidfd_open_procdir(pidfd);
+	err = errno;
+	close(pidfd);
+	if (dirfd < 0) {
+		pidfdctl_warn("PIDFD_GET_PROCFD on %d failed: %s", (int)pid,
+			      libpidfd_strerror(err));
+		return PIDFDCTL_EXIT_FAILURE;
+	}
+	fd = openat(dirfd, "status", O_RDONLY | O_CLOEXEC);
+	err = errno;
+	close(dirfd);
+	if (fd < 0) {
+		pidfdctl_warn("cannot open /proc/%d/status: %s", (int)pid,
+			      strerror(err));
+		return PIDFDCTL_EXIT_FAILURE;
+	}
+	while ((n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			err = errno;
+			close(fd);
+			pidfdctl_warn("cannot read /proc/%d/status: %s", (int)pid,
+				      strerror(err));
+			return PIDFDCTL_EXIT_FAILURE;
+		}
+		fwrite(buf, 1, (size_t)n, stdout);
+	}
+	close(fd);
+	return PIDFDCTL_EXIT_OK;
+}

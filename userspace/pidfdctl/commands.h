@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef PIDFDCTL_COMMANDS_H
+#define PIDFDCTL_COMMANDS_H
+
+#include "args.h"
+
+/* Each returns the exit code of pidfdctl. */
+int pidfdctl_wait(const struct pidfdctl_args *args);
+int pidfdctl_kill(const struct pidfdctl_args *args);
+int pidfdctl_info(const struct pidfdctl_args *args);
+int pidfdctl_status(const struct pidfdctl_args *args);
+int pidfdctl_run(const struct pidfdctl_args *args);
+
+/* Errors on stderr, prefixed with the program name. */
+void pidfdctl_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Open a pidfd, or say why not; errno is kept. */
+int pidfdctl_open(pid_t pid, unsigned int flags);
+/* PIDFDCTL_EXIT_NOMODULE for ENOPKG, else PIDFDCTL_EXIT_FAILURE. */
+int pidfdctl_failure(int err);
+
+#endif

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* pidfdctl: processes through the pidfd module's pidfds. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "args.h"
+#include "commands.h"
+
+/* Output errors (a full disk, a closed pipe) must not pass as success. */
+static int flush_stdout(int code)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		if (errno != EPIPE)
+			pidfdctl_warn("write error");
+		return code ? code : PIDFDCTL_EXIT_FAILURE;
+	}
+	return code;
+}
+
+int main(int argc, char **argv)
+{
+	struct pidfdctl_args args;
+	int code;
+
+	if (pidfdctl_parse(argc, argv, &args, stderr) < 0) {
+		code = pidfdctl_usage_exit_code(&args);
+		pidfdctl_args_free(&args);
+		return code;
+	}
+
+	switch (args.command) {
+	case PIDFDCTL_HELP:
+		pidfdctl_print_help(stdout);
+		code = PIDFDCTL_EXIT_OK;
+		break;
+	case PIDFDCTL_VERSION:
+		pidfdctl_print_version(stdout);
+		code = PIDFDCTL_EXIT_OK;
+		break;
+	case PIDFDCTL_WAIT:
+		code = pidfdctl_wait(&args);
+		break;
+	case PIDFDCTL_KILL:
+		code = pidfdctl_kill(&args);
+		break;
+	case PIDFDCTL_INFO:
+		code = pidfdctl_info(&args);
+		break;
+	case PIDFDCTL_STATUS:
+		code = pidfdctl_status(&args);
+		break;
+	case PIDFDCTL_RUN:
+		code = pidfdctl_run(&args);
+		break;
+	default:
+		code = PIDFDCTL_EXIT_FAILURE;
+		break;
+	}
+	pidfdctl_args_free(&args);
+	return flush_stdout(code);
+}

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * pidfdctl run: start CMD, supervise it through a pidfd, forward signals,
+ * enforce a timeout as timeout(1) does, exit with CMD's status.
+ *
+ * The pidfd is opened right after fork(): CMD is our child and nobody else
+ * can reap it, so its PID cannot be reused before the pidfd pins it.
+ * Signals to forward are blocked and read from a signalfd, so that one
+ * poll() sees both "CMD exited" (pidfd readable) and "signal arrived",
+ * with no handler racing the wait.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "libpidfd.h"
+#include "args.h"
+#include "commands.h"
+
+static const int forwarded_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* In the child: exec CMD, or tell the parent why not through @errfd. */
+static void __attribute__((noreturn))
+exec_command(char **cmd, const sigset_t *mask, int errfd)
+{
+	int err;
+
+	sigprocmask(SIG_SETMASK, mask, NULL);
+	execvp(cmd[0], cmd);
+	err = errno;
+	if (write(errfd, &err, sizeof(err)) < 0) {
+		/* The parent sees an empty pipe and the exit code. */
+	}
+	_exit(err == ENOENT ? RUN_EXIT_ENOENT : RUN_EXIT_CANNOT_EXEC);
+}
+
+/* Signal CMD through its pidfd; it having just exited is not an error. */
+static void signal_command(int pidfd, int sig)
+{
+	char name[32];
+
+	if (libpidfd_send_signal(pidfd, sig, NULL, 0) < 0 && errno != ESRCH)
+		pidfdctl_warn("cannot send %s: %s",
+			      pidfdctl_signal_name(sig, name, sizeof(name)),
+			      libpidfd_strerror(errno));
+}
+
+static int reap(pid_t child, int *status)
+{
+	while (waitpid(child, status, 0) < 0) {
+		if (errno != EINTR)
+			return -1;
+	}
+	return 0;
+}
+
+int pidfdctl_run(const struct pidfdctl_args *args)
+{
+	int64_t signal_at = -1, kill_at = -1;
+	sigset_t forward, saved_mask;
+	int errpipe[2], sigfd, pidfd = -1, status, exec_err = 0;
+	bool timed_out = false;
+	ssize_t n;
+	pid_t child;
+
+	/* Fail before starting anything if the module is missing. */
+	if (libpidfd_probe() < 0) {
+		pidfdctl_warn("%s", libpidfd_strerror(errno));
+		return RUN_EXIT_FAILURE;
+	}
+
+	sigemptyset(&forward);
+	for (size_t i = 0; i < sizeof(forwarded_signals) / sizeof(int); i++)
+		sigaddset(&forward, forwarded_signals[i]);
+	if (sigprocmask(SIG_BLOCK, &forward, &saved_mask) < 0 ||
+	    (sigfd = signalfd(-1, &forward, SFD_CLOEXEC)) < 0) {
+		pidfdctl_warn("cannot set up signal forwarding: %s",
+			      strerror(errno));
+		return RUN_EXIT_FAILURE;
+	}
+	if (pipe2(errpipe, O_CLOEXEC) < 0) {
+		pidfdctl_warn("pipe: %s", strerror(errno));
+		close(sigfd);
+		return RUN_EXIT_FAILURE;
+	}
+
+	fflush(NULL);
+	child = fork();
+	if (child < 0) {
+		pidfdctl_warn("fork: %s", strerror(errno));
+		close(errpipe[0]);
+		close(errpipe[1]);
+		close(sigfd);
+		return RUN_EXIT_FAILURE;
+	}
+	if (child == 0) {
+		close(errpipe[0]);
+		exec_command(args->cmd, &saved_mask, errpipe[1]);
+	}
+	close(errpipe[1]);
+
+	pidfd = libpidfd_open(child, 0);
+	if (pidfd < 0) {
+		pidfdctl_warn("cannot open a pidfd for %d: %s", (int)child,
+			      libpidfd_strerror(errno));
+		kill(child, SIGKILL);
+		reap(child, &status);
+		close(errpipe[0]);
+		close(sigfd);
+		return RUN_EXIT_FAILURE;
+	}
+
+	/* The pipe closes on a successful exec, or carries exec's errno. */
+	do
+		n = read(errpipe[0], &exec_err, sizeof(exec_err));
+	while (n < 0 && errno == EINTR);
+	close(errpipe[0]);
+	if (n == (ssize_t)sizeof(exec_err)) {
+		pidfdctl_warn("failed to run command '%s': %s", args->cmd[0],
+			      strerror(exec_err));
+		reap(child, &status);
+		close(pidfd);
+		close(sigfd);
+		return exec_err == ENOENT ? RUN_EXIT_ENOENT : RUN_EXIT_CANNOT_EXEC;
+	}
+
+	if (args->timeout_ms >= 0)
+		signal_at = now_ms() + args->timeout_ms;
+
+	for (;;) {
+		struct pollfd pfds[2] = {
+			{ .fd = pidfd, .events = POLLIN },
+			{ .fd = sigfd, .events = POLLIN },
+		};
+		int64_t next = signal_at >= 0 ? signal_at : kill_at;
+		int timeout = -1;
+
+		if (next >= 0) {
+			int64_t rest = next - now_ms();
+
+			timeout = rest <= 0 ? 0 : rest > INT32_MAX ? INT32_MAX : (int)rest;
+		}
+		if (poll(pfds, 2, timeout) < 0) {
+			if (errno == EINTR)
+				continue;
+			pidfdctl_warn("poll: %s", strerror(errno));
+			break;	/* still reap CMD below */
+		}
+		if (pfds[0].revents)
+			break;
+		if (pfds[1].revents & POLLIN) {
+			struct signalfd_siginfo ssi;
+
+			if (read(sigfd, &ssi, sizeof(ssi)) == (ssize_t)sizeof(ssi))
+				signal_command(pidfd, (int)ssi.ssi_signo);
+			continue;
+		}
+		if (signal_at >= 0 && now_ms() >= signal_at) {
+			timed_out = true;
+			signal_at = -1;
+			signal_command(pidfd, args->signal);
+			/* As timeout(1): a stopped CMD must run to see it. */
+			if (args->signal != SIGKILL && args->signal != SIGCONT)
+				signal_command(pidfd, SIGCONT);
+			if (args->kill_after_ms >= 0)
+				kill_at = now_ms() + args->kill_after_ms;
+		} else if (kill_at >= 0 && now_ms() >= kill_at) {
+			kill_at = -1;
+			signal_command(pidfd, SIGKILL);
+		}
+	}
+
+	close(sigfd);
+	close(pidfd);
+	if (reap(child, &status) < 0) {
+		pidfdctl_warn("waitpid: %s", strerror(errno));
+		return RUN_EXIT_FAILURE;
+	}
+	sigprocmask(SIG_SETMASK, &saved_mask, NULL);
+
+	if (timed_out && !args->preserve_status)
+		return RUN_EXIT_TIMEDOUT;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return RUN_EXIT_SIGNAL_BASE + WTERMSIG(status);
+	return RUN_EXIT_FAILURE;
+}

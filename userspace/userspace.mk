@@ -1,0 +1,93 @@
+# libpidfd (shared and static), pidfdctl, their man pages, pkg-config file,
+# install and uninstall. Included by the top Makefile after its variables.
+#
+#   make install [DESTDIR=/staging] [PREFIX=/usr/local]
+#   make uninstall [DESTDIR=...] [PREFIX=...]
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+INSTALL ?= install
+
+LIBPIDFD_SONAME := libpidfd.so.0
+LIBPIDFD_REAL := libpidfd.so.$(VERSION)
+LIBPIDFD_MAP := userspace/lib/libpidfd.map
+LIBPIDFD_OBJS := $(patsubst userspace/lib/%.c,$(BUILD)/host/lib/%.o,$(LIB_SRCS))
+# The functions libpidfd.3 documents; each gets a man page link.
+LIBPIDFD_FUNCS := $(shell sed -n 's/^[[:space:]]*\(libpidfd_[a-z_]*\);$$/\1/p' $(LIBPIDFD_MAP))
+TOOL_OBJS_NOMAIN := $(patsubst userspace/pidfdctl/%.c,$(BUILD)/host/pidfdctl/%.o,\
+	$(filter-out userspace/pidfdctl/main.c,$(TOOL_SRCS)))
+
+.PHONY: install uninstall install-userspace uninstall-userspace check-install
+userspace: $(BUILD)/libpidfd.so
+
+$(BUILD)/$(LIBPIDFD_REAL): $(LIBPIDFD_OBJS) $(LIBPIDFD_MAP)
+	$(CC) -shared -Wl,-soname,$(LIBPIDFD_SONAME) \
+		-Wl,--version-script=$(LIBPIDFD_MAP) -Wl,-z,defs -Wl,-z,relro \
+		-Wl,-z,now $(LDFLAGS) -o $@ $(LIBPIDFD_OBJS)
+
+$(BUILD)/libpidfd.so: $(BUILD)/$(LIBPIDFD_REAL)
+	ln -sf $(LIBPIDFD_REAL) $(BUILD)/$(LIBPIDFD_SONAME)
+	ln -sf $(LIBPIDFD_SONAME) $@
+
+# The pidfdctl parser and helpers, for the host test of argument parsing.
+$(BUILD)/host/pidfdctl/%.o: userspace/pidfdctl/%.c $(wildcard userspace/pidfdctl/*.h) uapi/linux/pidfd_dev.h
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -c -o $@ $<
+
+$(BUILD)/host/check_pidfdctl_args: tests/unit/check_pidfdctl_args.c $(TOOL_OBJS_NOMAIN) $(BUILD)/libpidfd.a $(BUILD)/pidfdctl
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -Iuserspace/pidfdctl \
+		-DPIDFDCTL_BINARY='"$(CURDIR)/$(BUILD)/pidfdctl"' -o $@ $< \
+		$(TOOL_OBJS_NOMAIN) $(BUILD)/libpidfd.a $(CHECK_LIBS)
+
+# Guest suites that run pidfdctl find it through $$PIDFDCTL (default
+# /bin/pidfdctl); the harness puts $(BUILD)/guest/pidfdctl there.
+
+install: install-userspace
+uninstall: uninstall-userspace
+
+install-userspace: $(BUILD)/pidfdctl $(BUILD)/libpidfd.a $(BUILD)/libpidfd.so
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \
+		$(DESTDIR)$(INCLUDEDIR)/linux $(DESTDIR)$(PKGCONFIGDIR) \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
+	$(INSTALL) -m 0755 $(BUILD)/pidfdctl $(DESTDIR)$(BINDIR)/pidfdctl
+	$(INSTALL) -m 0644 $(BUILD)/libpidfd.a $(DESTDIR)$(LIBDIR)/libpidfd.a
+	$(INSTALL) -m 0755 $(BUILD)/$(LIBPIDFD_REAL) $(DESTDIR)$(LIBDIR)/$(LIBPIDFD_REAL)
+	ln -sf $(LIBPIDFD_REAL) $(DESTDIR)$(LIBDIR)/$(LIBPIDFD_SONAME)
+	ln -sf $(LIBPIDFD_SONAME) $(DESTDIR)$(LIBDIR)/libpidfd.so
+	$(INSTALL) -m 0644 userspace/include/libpidfd.h $(DESTDIR)$(INCLUDEDIR)/libpidfd.h
+	$(INSTALL) -m 0644 uapi/linux/pidfd_dev.h $(DESTDIR)$(INCLUDEDIR)/linux/pidfd_dev.h
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+		userspace/libpidfd.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/libpidfd.pc
+	$(INSTALL) -m 0644 docs/man/pidfdctl.1 $(DESTDIR)$(MANDIR)/man1/pidfdctl.1
+	$(INSTALL) -m 0644 docs/man/libpidfd.3 $(DESTDIR)$(MANDIR)/man3/libpidfd.3
+	for f in $(LIBPIDFD_FUNCS); do \
+		echo '.so man3/libpidfd.3' > $(DESTDIR)$(MANDIR)/man3/$$f.3; \
+	done
+	@if [ -z "$(DESTDIR)" ] && command -v ldconfig >/dev/null; then ldconfig; fi
+
+uninstall-userspace:
+	rm -f $(DESTDIR)$(BINDIR)/pidfdctl \
+		$(DESTDIR)$(LIBDIR)/libpidfd.a $(DESTDIR)$(LIBDIR)/libpidfd.so \
+		$(DESTDIR)$(LIBDIR)/$(LIBPIDFD_SONAME) \
+		$(DESTDIR)$(LIBDIR)/$(LIBPIDFD_REAL) \
+		$(DESTDIR)$(INCLUDEDIR)/libpidfd.h \
+		$(DESTDIR)$(INCLUDEDIR)/linux/pidfd_dev.h \
+		$(DESTDIR)$(PKGCONFIGDIR)/libpidfd.pc \
+		$(DESTDIR)$(MANDIR)/man1/pidfdctl.1 \
+		$(DESTDIR)$(MANDIR)/man3/libpidfd.3 \
+		$(patsubst %,$(DESTDIR)$(MANDIR)/man3/%.3,$(LIBPIDFD_FUNCS))
+	@if [ -z "$(DESTDIR)" ] && command -v ldconfig >/dev/null; then ldconfig; fi
+
+# Install into a staging directory, build a program against the installed
+# library through pkg-config (shared and static), check the symbol
+# versions, the man pages, and that uninstall leaves nothing behind.
+check-install: $(BUILD)/pidfdctl $(BUILD)/libpidfd.a $(BUILD)/libpidfd.so
+	tests/unit/install-test.sh "$(CURDIR)/$(BUILD)/install-test"
+
+check-unit: check-install
