@@ -33,7 +33,7 @@ GUEST_PROGS := $(if $(wildcard examples/demo.c),$(BUILD)/guest/pidfd-demo) \
 	$(if $(TOOL_SRCS),$(BUILD)/guest/pidfdctl)
 HARNESS_PROGS := $(patsubst tests/harness/%.c,$(BUILD)/harness/%,$(wildcard tests/harness/check_*.c))
 
-.PHONY: all module userspace check check-unit check-vm check-harness demo clean guest lint
+.PHONY: all module userspace check check-unit check-vm check-dkms check-packages check-harness demo clean guest lint
 all: module userspace
 
 module:
@@ -92,6 +92,16 @@ check-vm: guest
 	vm/check $(KERNELS)
 
 check: check-unit check-vm
+
+# The module as users get it: through DKMS (make dkms-install, then
+# modprobe in the VM), and from the Debian packages (dpkg -i in a chroot,
+# then modprobe in the VM).
+check-dkms: guest
+	PIDFD_VM_MODULE_SOURCE=dkms vm/check $(KERNELS)
+
+check-packages: guest
+	packaging/build-debs $(BUILD)/debs
+	PIDFD_VM_MODULE_SOURCE=deb vm/check 6.1
 
 check-harness: $(HARNESS_PROGS)
 	tests/harness/selftest $(firstword $(KERNELS))
