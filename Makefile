@@ -109,7 +109,9 @@ check-harness: $(HARNESS_PROGS)
 SCRIPTS := $(filter-out vm/lib.sh,$(wildcard vm/*)) vm/lib.sh $(wildcard .ci/*) \
 	tests/harness/selftest $(wildcard tests/harness/init-*)
 lint:
-	shellcheck -x $(SCRIPTS)
+	shellcheck -x $(SCRIPTS) tools/checkpatch packaging/build-debs \
+		packaging/test-debs tests/dkms/lifecycle
+	tools/checkpatch
 
 demo: guest
 	@test -f examples/demo.c || { echo "make demo: examples/demo.c does not exist yet" >&2; exit 1; }
