@@ -2,7 +2,8 @@
 #
 #   make dkms-install   copy the module sources to /usr/src/pidfd-VERSION,
 #                       then dkms add, build and install (KERNELRELEASE=
-#                       picks the kernel, default: the running one)
+#                       picks the kernel, default: the running one), and
+#                       the udev rule for /dev/pidfd's mode
 #   make dkms-remove    dkms remove, and delete /usr/src/pidfd-VERSION
 
 DKMS ?= dkms
@@ -18,11 +19,11 @@ dkms-sources:
 		install -D -m 0644 $$f $(DKMS_SRCDIR)/$$f || exit 1; \
 	done
 
-dkms-install: dkms-sources
+dkms-install: dkms-sources install-udev
 	$(DKMS) add -m pidfd -v $(VERSION)
 	$(DKMS) build -m pidfd -v $(VERSION) -k $(KERNELRELEASE)
 	$(DKMS) install -m pidfd -v $(VERSION) -k $(KERNELRELEASE)
 
-dkms-remove:
+dkms-remove: uninstall-udev
 	-$(DKMS) remove -m pidfd -v $(VERSION) --all
 	rm -rf $(DKMS_SRCDIR)
