@@ -33,7 +33,7 @@ GUEST_PROGS := $(if $(wildcard examples/demo.c),$(BUILD)/guest/pidfd-demo) \
 	$(if $(TOOL_SRCS),$(BUILD)/guest/pidfdctl)
 HARNESS_PROGS := $(patsubst tests/harness/%.c,$(BUILD)/harness/%,$(wildcard tests/harness/check_*.c))
 
-.PHONY: all module userspace check check-unit check-vm check-dkms check-packages check-harness demo clean guest lint
+.PHONY: bench all module userspace check check-unit check-vm check-dkms check-packages check-harness demo clean guest lint
 all: module userspace
 
 module:
@@ -63,6 +63,14 @@ GUEST_CFLAGS := $(USER_CFLAGS) -Itests/guest/lib -static
 $(BUILD)/guest/check_%: tests/guest/check_%.c $(GUEST_HELPERS) $(wildcard tests/guest/lib/*.h) $(LIB_SRCS)
 	@mkdir -p $(dir $@)
 	$(CC) $(GUEST_CFLAGS) -o $@ $< $(GUEST_HELPERS) $(LIB_SRCS) $(CHECK_LIBS)
+
+$(BUILD)/guest/bench_pidfd: bench/bench_pidfd.c uapi/linux/pidfd_dev.h
+	@mkdir -p $(dir $@)
+	$(CC) $(GUEST_CFLAGS) -o $@ $<
+
+# The module against the native syscalls, in the VM of each kernel.
+bench: $(BUILD)/guest/bench_pidfd
+	for k in $(KERNELS); do vm/run --program $(BUILD)/guest/bench_pidfd $$k || exit 1; done
 
 # 32-bit callers go through compat_ioctl. Check has no i386 build here, so
 # this suite has its own small runner (needs gcc-multilib).
