@@ -1577,7 +1577,8 @@ START_TEST(test_poll_leader_first)
 	if (child == 0) {
 		pthread_t th;
 
-		if (pthread_create(&th, NULL, exit_after, (void *)(uintptr_t)1500))
+		/* long enough for the 2 x 300 ms checks below, under TCG */
+		if (pthread_create(&th, NULL, exit_after, (void *)(uintptr_t)3000))
 			_exit(1);
 		syscall(SYS_exit, 0);	/* the leader only */
 	}
@@ -1588,7 +1589,7 @@ START_TEST(test_poll_leader_first)
 		ck_assert_int_eq(db_poll(p.fd[b], 300), 0);
 	for (int b = 0; b < 2; b++)
 		ck_assert(db_poll(p.fd[b], WAIT_MS) & POLLIN);
-	/* Not before the other thread's exit (1.5 s after the start). */
+	/* Not before the other thread's exit (3 s after the start). */
 	ck_assert_int_ge(db_now_ms() - t0, 300);
 	db_reap(child);
 	close_pair(&p);

@@ -146,7 +146,6 @@ static void nsview_start(struct nsview *v)
 	ck_assert_msg(unshare(CLONE_NEWPID) == 0, "unshare(CLONE_NEWPID): %m");
 	pt_sync_init(&s);
 	v->c = pt_fork();
-	ck_assert_int_ge(v->c, 0);
 	if (v->c == 0) {
 		pid_t kid;
 
@@ -160,6 +159,7 @@ static void nsview_start(struct nsview *v)
 		for (;;)
 			pause();
 	}
+	ck_assert_int_ge(v->c, 0);
 	v->self_fd = pt_sync_get(&s, 10000);
 	v->kid_fd = pt_sync_get(&s, 10000);
 	v->kid_inner = pt_sync_get(&s, 10000);

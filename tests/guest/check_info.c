@@ -164,7 +164,6 @@ START_TEST(info_child_creds)
 
 	pt_sync_init(&s);
 	pid = pt_fork();
-	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
 		if (setgroups(0, NULL) || setresgid(2000, 2001, 2002) ||
 		    setresuid(1000, 1001, 1002))
@@ -174,6 +173,7 @@ START_TEST(info_child_creds)
 		for (;;)
 			pause();
 	}
+	ck_assert_int_ge(pid, 0);
 	ck_assert_int_eq(pt_sync_get(&s, 10000), 1);
 	fd = pt_open_ok(pid, 0);
 	ck_assert_ok(pt_get_info(fd, &info, PID_CREDS));
@@ -284,7 +284,6 @@ static void exit_case(int code, int sig)
 
 	pt_sync_init(&go);
 	pid = pt_fork();
-	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		pt_sync_get(&go, 60000);
@@ -293,6 +292,7 @@ static void exit_case(int code, int sig)
 				pause();
 		_exit(code);
 	}
+	ck_assert_int_ge(pid, 0);
 	fd = pt_open_ok(pid, 0);
 
 	/* running: no EXIT */
@@ -373,7 +373,6 @@ START_TEST(exit_non_child)
 	pt_sync_init(&up);
 	pt_sync_init(&go);
 	mid = pt_fork();
-	ck_assert_int_ge(mid, 0);
 	if (mid == 0) {
 		pid_t g;
 
@@ -386,6 +385,7 @@ START_TEST(exit_non_child)
 		pt_sync_put(&up, g);
 		_exit(pt_reap(g) == 42 ? 0 : 1);
 	}
+	ck_assert_int_ge(mid, 0);
 	gc = pt_sync_get(&up, 10000);
 	ck_assert_int_gt(gc, 0);
 	fd = pt_open_ok(gc, 0);

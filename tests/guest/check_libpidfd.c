@@ -25,6 +25,9 @@
 
 #include <libpidfd.h>
 
+/* pt_fork(): children without Check's signal handlers */
+#include "pidfd_test.h"
+
 #define WAIT_MS 10000	/* generous: TCG is slow */
 
 static long elapsed_ms(const struct timespec *since)
@@ -107,8 +110,7 @@ static void start_catcher(struct catcher *c, bool thread, bool group)
 	ck_assert_int_eq(pipe2(rec, O_CLOEXEC), 0);
 	ck_assert_int_eq(pipe2(ready, O_CLOEXEC), 0);
 	memset(c, 0, sizeof(*c));
-	c->pid = fork();
-	ck_assert_int_ge(c->pid, 0);
+	c->pid = pt_fork();
 	if (c->pid == 0) {
 		pid_t none = 0;
 
@@ -142,6 +144,7 @@ static void start_catcher(struct catcher *c, bool thread, bool group)
 		for (;;)
 			pause();
 	}
+	ck_assert_int_ge(c->pid, 0);
 	close(rec[1]);
 	close(ready[1]);
 	ck_assert_int_eq(read(ready[0], &c->member, sizeof(pid_t)), sizeof(pid_t));
@@ -186,8 +189,7 @@ static pid_t start_exiter(int code, int *go)
 	pid_t pid;
 
 	ck_assert_int_eq(pipe2(p, O_CLOEXEC), 0);
-	pid = fork();
-	ck_assert_int_ge(pid, 0);
+	pid = pt_fork();
 	if (pid == 0) {
 		char c;
 
@@ -196,6 +198,7 @@ static pid_t start_exiter(int code, int *go)
 			_exit(100);
 		_exit(code);
 	}
+	ck_assert_int_ge(pid, 0);
 	close(p[0]);
 	*go = p[1];
 	return pid;
@@ -203,13 +206,13 @@ static pid_t start_exiter(int code, int *go)
 
 static pid_t start_sleeper(void)
 {
-	pid_t pid = fork();
+	pid_t pid = pt_fork();
 
-	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
 		for (;;)
 			pause();
 	}
+	ck_assert_int_ge(pid, 0);
 	return pid;
 }
 
@@ -222,7 +225,9 @@ static int count_control_fds(int *which)
 	struct dirent *e;
 	int n = 0;
 
-	ck_assert_ptr_nonnull(d);
+	/* No Check call here: children of the tests use it too. */
+	if (!d)
+		return -1;
 	while ((e = readdir(d))) {
 		char path[300], target[64];
 		ssize_t len;
@@ -296,8 +301,7 @@ START_TEST(control_fd_after_fork_and_close)
 
 	ck_assert_int_eq(libpidfd_probe(), 0);
 	ck_assert_int_eq(count_control_fds(&ctl), 1);
-	child = fork();
-	ck_assert_int_ge(child, 0);
+	child = pt_fork();
 	if (child == 0) {
 		int fd, devnull;
 		char target[64];
@@ -315,7 +319,8 @@ START_TEST(control_fd_after_fork_and_close)
 			_exit(2);
 		close(fd);
 		/* Replaced by another file: that file is left alone. */
-		ck_assert_int_eq(count_control_fds(&ctl), 1);
+		if (count_control_fds(&ctl) != 1)
+			_exit(7);
 		devnull = open("/dev/null", O_RDONLY);
 		dup2(devnull, ctl);
 		close(devnull);
@@ -335,6 +340,7 @@ START_TEST(control_fd_after_fork_and_close)
 		}
 		_exit(count_control_fds(NULL) == 1 ? 0 : 6);
 	}
+	ck_assert_int_ge(child, 0);
 	reap(child, &status);
 	ck_assert(WIFEXITED(status));
 	ck_assert_int_eq(WEXITSTATUS(status), 0);
@@ -349,7 +355,7 @@ START_TEST(control_fd_not_inherited_by_exec)
 
 	ck_assert_int_eq(libpidfd_probe(), 0);
 	ck_assert_int_eq(pipe(out), 0);
-	child = fork();
+	child = pt_fork();
 	if (child == 0) {
 		dup2(out[1], 1);
 		execl("/bin/sh", "sh", "-c",
@@ -643,8 +649,7 @@ START_TEST(signal_unprivileged_eperm)
 	pid_t victim = start_sleeper(), child;
 	int status;
 
-	child = fork();
-	ck_assert_int_ge(child, 0);
+	child = pt_fork();
 	if (child == 0) {
 		int fd;
 
@@ -661,6 +666,7 @@ START_TEST(signal_unprivileged_eperm)
 			_exit(13);
 		_exit(0);
 	}
+	ck_assert_int_ge(child, 0);
 	reap(child, &status);
 	ck_assert(WIFEXITED(status));
 	ck_assert_int_eq(WEXITSTATUS(status), 0);
@@ -776,7 +782,7 @@ START_TEST(get_info_creds_of_unprivileged)
 	char c;
 
 	ck_assert_int_eq(pipe(sync), 0);
-	pid = fork();
+	pid = pt_fork();
 	if (pid == 0) {
 		if (setresgid(1000, 1000, 1000) || setresuid(1000, 1000, 1000))
 			_exit(10);
@@ -814,7 +820,7 @@ START_TEST(exit_status_of_non_child)
 
 	ck_assert_int_eq(pipe(to_grandchild), 0);
 	ck_assert_int_eq(pipe(from_mid), 0);
-	mid = fork();
+	mid = pt_fork();
 	if (mid == 0) {
 		pid_t g = fork();
 

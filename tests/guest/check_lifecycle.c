@@ -69,7 +69,6 @@ START_TEST(live_count_holder_exit)
 	pt_sync_init(&up);
 	pt_sync_init(&go);
 	holder = pt_fork();
-	ck_assert_int_ge(holder, 0);
 	if (holder == 0) {
 		int i;
 
@@ -80,6 +79,7 @@ START_TEST(live_count_holder_exit)
 		pt_sync_get(&go, 60000);
 		_exit(0);	/* the fds close on exit */
 	}
+	ck_assert_int_ge(holder, 0);
 	ck_assert_int_eq(pt_sync_get(&up, 10000), 1);
 	ck_assert_int_eq(live(), v0 + 7);
 	pt_sync_put(&go, 1);
@@ -87,7 +87,6 @@ START_TEST(live_count_holder_exit)
 	ck_assert_int_eq(live(), v0);
 	/* killed holder */
 	holder = pt_fork();
-	ck_assert_int_ge(holder, 0);
 	if (holder == 0) {
 		if (pt_open(target, 0) < 0 || pt_open(target, PIDFD_THREAD) < 0)
 			_exit(2);
@@ -95,6 +94,7 @@ START_TEST(live_count_holder_exit)
 		for (;;)
 			pause();
 	}
+	ck_assert_int_ge(holder, 0);
 	ck_assert_int_eq(pt_sync_get(&up, 10000), 1);
 	ck_assert_int_eq(live(), v0 + 2);
 	pt_kill_reap(holder);

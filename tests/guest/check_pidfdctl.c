@@ -18,6 +18,9 @@
 #include <time.h>
 #include <unistd.h>
 
+/* pt_fork(): children without Check's signal handlers */
+#include "pidfd_test.h"
+
 #define WAIT_MS 10000
 
 static const char *tool(void)
@@ -57,14 +60,14 @@ static void start(struct run *r, const char *const *args)
 	ck_assert_int_eq(pipe2(err, O_CLOEXEC), 0);
 	memset(r, 0, sizeof(*r));
 	clock_gettime(CLOCK_MONOTONIC, &r->start);
-	r->pid = fork();
-	ck_assert_int_ge(r->pid, 0);
+	r->pid = pt_fork();
 	if (r->pid == 0) {
 		dup2(out[1], 1);
 		dup2(err[1], 2);
 		execv(tool(), (char **)argv);
 		_exit(99);
 	}
+	ck_assert_int_ge(r->pid, 0);
 	close(out[1]);
 	close(err[1]);
 	r->out = out[0];
@@ -106,13 +109,13 @@ static char *itoa_buf(int n, char *buf)
 
 static pid_t start_sleeper(void)
 {
-	pid_t pid = fork();
+	pid_t pid = pt_fork();
 
-	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
 		for (;;)
 			pause();
 	}
+	ck_assert_int_ge(pid, 0);
 	return pid;
 }
 
@@ -128,8 +131,7 @@ static pid_t start_non_child(int code, int sig, int *go, pid_t *mid)
 
 	ck_assert_int_eq(pipe(gopipe), 0);
 	ck_assert_int_eq(pipe(report), 0);
-	*mid = fork();
-	ck_assert_int_ge(*mid, 0);
+	*mid = pt_fork();
 	if (*mid == 0) {
 		int status;
 
@@ -149,6 +151,7 @@ static pid_t start_non_child(int code, int sig, int *go, pid_t *mid)
 			;
 		_exit(0);
 	}
+	ck_assert_int_ge(*mid, 0);
 	close(gopipe[0]);
 	close(report[1]);
 	ck_assert_int_eq(read(report[0], &g, sizeof(g)), sizeof(g));
@@ -262,7 +265,7 @@ START_TEST(wait_timeout_and_missing)
 	kill(s, SIGKILL);
 	waitpid(s, &status, 0);
 
-	gone = fork();
+	gone = pt_fork();
 	if (gone == 0)
 		_exit(0);
 	waitpid(gone, &status, 0);
@@ -317,8 +320,7 @@ static void start_catcher(struct catcher *c)
 
 	ck_assert_int_eq(pipe2(rec, O_CLOEXEC), 0);
 	ck_assert_int_eq(pipe2(ready, O_CLOEXEC), 0);
-	c->pid = fork();
-	ck_assert_int_ge(c->pid, 0);
+	c->pid = pt_fork();
 	if (c->pid == 0) {
 		pthread_t t;
 		pid_t m;
@@ -341,6 +343,7 @@ static void start_catcher(struct catcher *c)
 		for (;;)
 			pause();
 	}
+	ck_assert_int_ge(c->pid, 0);
 	close(rec[1]);
 	close(ready[1]);
 	/* Member and thread report in either order; tell them apart. */
@@ -474,7 +477,7 @@ START_TEST(kill_unprivileged_eperm)
 	int status;
 
 	itoa_buf(victim, pidtext);
-	child = fork();
+	child = pt_fork();
 	if (child == 0) {
 		int devnull = open("/dev/null", O_WRONLY);
 

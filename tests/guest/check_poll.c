@@ -17,6 +17,16 @@
 
 #define IN	(POLLIN | POLLRDNORM)
 
+/*
+ * How long the processes and threads below live on while the test checks
+ * that nothing is reported yet. The test must get from fork() to its
+ * "nothing yet" check within that time, under TCG, after other suites:
+ * keep it well above what that takes (the lower bounds asserted on the
+ * time of the event are 90% of it).
+ */
+#define LIVE_MS	2000
+#define MIN_MS	(LIVE_MS * 9 / 10)
+
 static pid_t fork_sleep_exit(int ms, int code)
 {
 	pid_t pid = pt_fork();
@@ -31,8 +41,8 @@ static pid_t fork_sleep_exit(int ms, int code)
 
 START_TEST(poll_running_then_exit)
 {
-	pid_t pid = fork_sleep_exit(1000, 0);
 	int64_t start = pt_now_ms(), el;
+	pid_t pid = fork_sleep_exit(LIVE_MS, 0);
 	int fd, ev;
 
 	ck_assert_int_gt(pid, 0);
@@ -41,8 +51,8 @@ START_TEST(poll_running_then_exit)
 	ev = pt_poll1(fd, IN, 30000);
 	el = pt_now_ms() - start;
 	ck_assert_msg(ev > 0, "no POLLIN within 30 s of a 1 s sleeper");
-	ck_assert_msg(el >= 900, "POLLIN after %lld ms, the child sleeps 1000 ms",
-		      (long long)el);
+	ck_assert_msg(el >= MIN_MS, "POLLIN after %lld ms, the child sleeps %d ms",
+		      (long long)el, LIVE_MS);
 	/* exited, not reaped: POLLIN, no POLLHUP */
 	ck_assert_msg((ev & IN) == IN, "revents %#x lacks POLLIN|POLLRDNORM", ev);
 	ck_assert_msg(!(ev & POLLHUP), "POLLHUP on an unreaped zombie (%#x)", ev);
@@ -124,15 +134,15 @@ START_TEST(poll_no_early_event_on_leader_exit)
 	int fd, ev, status;
 
 	pid = pt_fork();
-	ck_assert_int_ge(pid, 0);
 	if (pid == 0)
-		leader_exits_early(1500);
+		leader_exits_early(LIVE_MS);
+	ck_assert_int_ge(pid, 0);
 	fd = pt_open_ok(pid, 0);
 	ev = pt_poll1(fd, IN, 30000);
 	el = pt_now_ms() - start;
 	ck_assert_msg(ev > 0 && (ev & IN), "no POLLIN within 30 s (%d)", ev);
-	ck_assert_msg(el >= 1350, "premature POLLIN after %lld ms; the threads "
-		      "sleep 1500 ms after the leader exits", (long long)el);
+	ck_assert_msg(el >= MIN_MS, "premature POLLIN after %lld ms; the threads "
+		      "sleep %d ms after the leader exits", (long long)el, LIVE_MS);
 	ck_assert_int_eq(pt_waitpid(pid, &status, 0), pid);
 	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 		      "status %#x", status);
@@ -148,22 +158,24 @@ START_TEST(poll_no_early_event_on_leader_exit_epoll)
 	int fd, ep, n;
 
 	pid = pt_fork();
-	ck_assert_int_ge(pid, 0);
 	if (pid == 0)
-		leader_exits_early(1500);
+		leader_exits_early(LIVE_MS);
+	ck_assert_int_ge(pid, 0);
 	fd = pt_open_ok(pid, 0);
 	ep = epoll_create1(EPOLL_CLOEXEC);
 	ck_assert_ok(ep);
 	ck_assert_ok(epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev));
-	/* The leader is gone soon; the group lives on. */
-	usleep(300 * 1000);
+	/* The leader is gone (a zombie thread); the group lives on. */
+	for (int i = 0; i < 2000 && pt_alive(pid); i++)
+		usleep(5000);
+	ck_assert_msg(!pt_alive(pid), "the thread-group leader did not exit");
 	ck_assert_int_eq(epoll_wait(ep, &out, 1, 0), 0);
 	do
 		n = epoll_wait(ep, &out, 1, 30000);
 	while (n < 0 && errno == EINTR);
 	el = pt_now_ms() - start;
 	ck_assert_msg(n == 1 && (out.events & EPOLLIN), "no EPOLLIN within 30 s");
-	ck_assert_msg(el >= 1350, "premature EPOLLIN after %lld ms", (long long)el);
+	ck_assert_msg(el >= MIN_MS, "premature EPOLLIN after %lld ms", (long long)el);
 	ck_assert_int_eq(pt_reap(pid), 0);
 	close(ep);
 	close(fd);
@@ -198,35 +210,45 @@ START_TEST(epoll_exit)
 }
 END_TEST
 
+struct thread_arg {
+	struct pt_sync ready;	/* the thread's TID */
+	struct pt_sync go;	/* then it lives LIVE_MS more and exits */
+};
+
 static void *thread_sleep_exit(void *arg)
 {
-	struct pt_sync *s = arg;
+	struct thread_arg *a = arg;
 
-	pt_sync_put(s, pt_gettid());
-	usleep(800 * 1000);
+	pt_sync_put(&a->ready, pt_gettid());
+	/* not before the test has opened its pidfds and taken the time */
+	pt_sync_get(&a->go, 60000);
+	usleep(LIVE_MS * 1000);
 	return NULL;
 }
 
 START_TEST(poll_thread_pidfd)
 {
-	struct pt_sync s;
+	struct thread_arg a;
 	pthread_t th;
 	int64_t start;
 	pid_t tid;
 	int tfd, pfd, ev;
 
-	pt_sync_init(&s);
-	ck_assert_int_eq(pthread_create(&th, NULL, thread_sleep_exit, &s), 0);
-	tid = pt_sync_get(&s, 10000);
+	pt_sync_init(&a.ready);
+	pt_sync_init(&a.go);
+	ck_assert_int_eq(pthread_create(&th, NULL, thread_sleep_exit, &a), 0);
+	tid = pt_sync_get(&a.ready, 10000);
 	ck_assert_int_gt(tid, 0);
-	start = pt_now_ms();
 	tfd = pt_open_ok(tid, PIDFD_THREAD);
 	pfd = pt_open_ok(getpid(), 0);
 	ck_assert_int_eq(pt_poll1(tfd, IN, 0), 0);
+	start = pt_now_ms();
+	pt_sync_put(&a.go, 1);
 	ev = pt_poll1(tfd, IN, 30000);
 	ck_assert_msg(ev > 0 && (ev & IN) == IN,
 		      "no POLLIN on the thread pidfd when the thread exited (%d)", ev);
-	ck_assert_msg(pt_now_ms() - start >= 600, "thread pidfd POLLIN too early");
+	ck_assert_msg(pt_now_ms() - start >= MIN_MS,
+		      "thread pidfd POLLIN too early");
 	pthread_join(th, NULL);
 	/* The process lives on: nothing on the process pidfd. */
 	ck_assert_int_eq(pt_poll1(pfd, IN, 100), 0);
@@ -242,27 +264,30 @@ END_TEST
 START_TEST(poll_thread_pidfd_other_process)
 {
 	/* A thread of a child exits while the child lives. */
-	struct pt_sync s;
+	struct thread_arg a;
 	pid_t pid, tid;
 	int tfd, pfd, ev;
 
-	pt_sync_init(&s);
+	pt_sync_init(&a.ready);
+	pt_sync_init(&a.go);
 	pid = pt_fork();
-	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
 		pthread_t th;
 
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (pthread_create(&th, NULL, thread_sleep_exit, &s))
+		if (pthread_create(&th, NULL, thread_sleep_exit, &a))
 			_exit(2);
 		pthread_join(th, NULL);
 		for (;;)
 			pause();
 	}
-	tid = pt_sync_get(&s, 10000);
+	ck_assert_int_ge(pid, 0);
+	tid = pt_sync_get(&a.ready, 10000);
 	ck_assert_int_gt(tid, 0);
 	tfd = pt_open_ok(tid, PIDFD_THREAD);
 	pfd = pt_open_ok(pid, 0);
+	ck_assert_int_eq(pt_poll1(tfd, IN, 0), 0);
+	pt_sync_put(&a.go, 1);
 	ev = pt_poll1(tfd, IN, 30000);
 	ck_assert_msg(ev > 0 && (ev & IN) == IN, "no POLLIN on the thread pidfd");
 	ck_assert_int_eq(pt_poll1(pfd, IN, 200), 0);
@@ -306,14 +331,11 @@ START_TEST(poll_stress)
 	int i;
 
 	for (i = 0; i < iterations; i++) {
-		pid_t pid = pt_fork();
+		pid_t pid = pt_fork_sleeper();
 		int fd, ev;
 
-		ck_assert_int_ge(pid, 0);
-		if (pid == 0) {
-			for (;;)
-				pause();
-		}
+		/* the child never runs Check code (see pt_fork_sleeper) */
+		ck_assert_int_gt(pid, 0);
 		fd = pt_open(pid, 0);
 		ck_assert_msg(fd >= 0, "iteration %d: open: %s", i, pt_errname(errno));
 		ck_assert_msg(pt_send_signal(fd, SIGKILL, NULL, 0) == 0,

@@ -204,12 +204,12 @@ static void nsproc_start(struct nsproc *v)
 	ck_assert_msg(unshare(CLONE_NEWPID) == 0, "unshare(CLONE_NEWPID): %m");
 	pt_sync_init(&s);
 	v->c = pt_fork();
-	ck_assert_int_ge(v->c, 0);
 	if (v->c == 0) {
 		pt_sync_put(&s, mount("proc", v->dir, "proc", 0, NULL) == 0);
 		for (;;)
 			pause();
 	}
+	ck_assert_int_ge(v->c, 0);
 	ck_assert_msg(pt_sync_get(&s, 10000) == 1, "mount proc in the child ns failed");
 	pt_sync_close(&s);
 }

@@ -26,6 +26,9 @@
 
 #include <libpidfd.h>
 
+/* pt_fork(): children without Check's signal handlers */
+#include "pidfd_test.h"
+
 #define SEED_PID 1234
 
 /* Fork a child that sleeps until killed, as PID 1234 if we can. */
@@ -42,12 +45,12 @@ static pid_t fork_sleeper_as_1234(void)
 			perror("ns_last_pid");
 		close(fd);
 	}
-	pid = fork();
-	ck_assert_int_ge(pid, 0);
+	pid = pt_fork();
 	if (pid == 0) {
 		for (;;)
 			pause();
 	}
+	ck_assert_int_ge(pid, 0);
 	return pid;
 }
 

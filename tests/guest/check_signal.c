@@ -119,7 +119,6 @@ static void target_start(struct target *t, const struct target_opts *o)
 	pt_sync_init(&ready);
 	ck_assert_ok(pipe2(res, O_CLOEXEC));
 	t->pid = pt_fork();
-	ck_assert_int_ge(t->pid, 0);
 	if (t->pid == 0) {
 		pthread_t th;
 
@@ -151,6 +150,7 @@ static void target_start(struct target *t, const struct target_opts *o)
 		for (;;)
 			pause();
 	}
+	ck_assert_int_ge(t->pid, 0);
 	close(res[1]);
 	t->res_fd = res[0];
 	if (o->pgrp) {
@@ -858,7 +858,6 @@ START_TEST(sibling_pidns_einval)
 
 	/* h makes namespace B with one sleeper in it */
 	h = pt_fork();
-	ck_assert_int_ge(h, 0);
 	if (h == 0) {
 		if (unshare(CLONE_NEWPID) < 0)
 			_exit(2);
@@ -866,6 +865,7 @@ START_TEST(sibling_pidns_einval)
 		for (;;)
 			pause();
 	}
+	ck_assert_int_ge(h, 0);
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", h, h);
 	for (i = 0; i < 1000 && s <= 0; i++) {
 		if (pt_read_field(path, "", buf, sizeof(buf)) == 0)

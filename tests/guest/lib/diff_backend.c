@@ -217,8 +217,18 @@ int64_t db_now_ms(void)
 
 pid_t db_fork(void)
 {
-	pid_t pid = fork();
+	sigset_t all, old;
+	pid_t pid;
 
+	/* Nothing buffered may be written twice, by the child too. */
+	fflush(NULL);
+	/*
+	 * No signal may reach the child while it still has Check's handlers
+	 * (its SIGTERM handler signals the test's whole process group).
+	 */
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &old);
+	pid = fork();
 	if (pid == 0) {
 		static const int sigs[] = { SIGTERM, SIGINT, SIGALRM, SIGCHLD,
 					    SIGHUP, SIGUSR1, SIGUSR2 };
@@ -226,6 +236,7 @@ pid_t db_fork(void)
 			signal(sigs[i], SIG_DFL);
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	return pid;
 }
 
