@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/pidfd.h>	/* glibc's, alongside ours: no clash */
+#include <sys/prctl.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -126,6 +127,8 @@ static void start_catcher(struct catcher *c, bool thread, bool group)
 			 */
 			member = fork();
 			if (member == 0) {
+				/* outside Check's group: dies with us */
+				prctl(PR_SET_PDEATHSIG, SIGKILL);
 				for (;;)
 					pause();
 			}

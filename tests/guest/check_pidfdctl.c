@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -334,6 +335,8 @@ static void start_catcher(struct catcher *c)
 		if (m == 0) {
 			pid_t me = getpid();
 
+			/* outside Check's group: dies with its leader */
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
 			if (write(ready[1], &me, sizeof(me)) != sizeof(me))
 				_exit(92);
 			for (;;)
