@@ -10,6 +10,20 @@
  * Processes forked by a test must never return into Check: they end with
  * _exit(). Failures inside a child are reported to the test process through
  * pt_run()'s message pipe (pt_msg()) and the child's exit code.
+ *
+ * A child must not call Check at all, not even a passing ck_assert*():
+ * every assertion writes a record into the message file the test shares
+ * with Check's runner, and a child killed in the middle of that write
+ * leaves a torn record ("Bad message type" when the runner reads it).
+ * So assert on fork()'s result after the child's branch, never before:
+ *
+ *	pid = pt_fork();
+ *	if (pid == 0) { ...; _exit(0); }
+ *	ck_assert_int_gt(pid, 0);
+ *
+ * Fork with pt_fork() (or db_fork()), never fork(): a plain child keeps
+ * Check's SIGTERM handler, which turns a SIGTERM sent to the child into
+ * one for the test's whole process group, the test included.
  */
 #ifndef PIDFD_TEST_H
 #define PIDFD_TEST_H
