@@ -289,7 +289,8 @@ START_TEST(poll_thread_pidfd_other_process)
 	ck_assert_int_eq(pt_poll1(tfd, IN, 0), 0);
 	pt_sync_put(&a.go, 1);
 	ev = pt_poll1(tfd, IN, 30000);
-	ck_assert_msg(ev > 0 && (ev & IN) == IN, "no POLLIN on the thread pidfd");
+	ck_assert_msg(ev > 0 && (ev & IN) == IN,
+		      "no POLLIN on the thread pidfd (%d, errno %d)", ev, errno);
 	ck_assert_int_eq(pt_poll1(pfd, IN, 200), 0);
 	ck_assert_ok(pt_send_signal(pfd, SIGKILL, NULL, 0));
 	ev = pt_poll1(pfd, IN, 30000);
