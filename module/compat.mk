@@ -16,3 +16,12 @@ ccflags-$(call pidfd_hdr_has,trace/events/sched.h,bool group_dead) += -DPIDFD_HA
 ifeq ($(shell test $(VERSION)$(shell printf %03d $(PATCHLEVEL)) -lt 5010 && echo old),old)
 $(error pidfd-dkms needs Linux 5.10 or later, not $(KERNELVERSION))
 endif
+
+# The exit tracepoints' probes take a spinlock_t and wake a waitqueue, which
+# sleep on PREEMPT_RT; and without tracepoints there is no exit tracking.
+ifdef CONFIG_PREEMPT_RT
+$(error pidfd-dkms does not support PREEMPT_RT kernels)
+endif
+ifndef CONFIG_TRACEPOINTS
+$(error pidfd-dkms needs a kernel with CONFIG_TRACEPOINTS)
+endif

@@ -39,7 +39,8 @@ long pidfd_get_procfd(struct file *file, int procfd)
 	pid_t nr;
 	int fd;
 
-	root = fget(procfd);
+	/* O_PATH descriptors too: openat() accepts them as directories. */
+	root = fget_raw(procfd);
 	if (!root)
 		return -EBADF;
 

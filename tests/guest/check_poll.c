@@ -265,6 +265,7 @@ START_TEST(poll_thread_pidfd_other_process)
 {
 	/* A thread of a child exits while the child lives. */
 	struct thread_arg a;
+	int64_t start;
 	pid_t pid, tid;
 	int tfd, pfd, ev;
 
@@ -287,10 +288,14 @@ START_TEST(poll_thread_pidfd_other_process)
 	tfd = pt_open_ok(tid, PIDFD_THREAD);
 	pfd = pt_open_ok(pid, 0);
 	ck_assert_int_eq(pt_poll1(tfd, IN, 0), 0);
+	start = pt_now_ms();
 	pt_sync_put(&a.go, 1);
+	errno = 0;
 	ev = pt_poll1(tfd, IN, 30000);
 	ck_assert_msg(ev > 0 && (ev & IN) == IN,
-		      "no POLLIN on the thread pidfd (%d, errno %d)", ev, errno);
+		      "no POLLIN on the thread pidfd: poll gave %d%s%s after %lld ms",
+		      ev, ev < 0 ? ", " : "", ev < 0 ? pt_errname(errno) : "",
+		      (long long)(pt_now_ms() - start));
 	ck_assert_int_eq(pt_poll1(pfd, IN, 200), 0);
 	ck_assert_ok(pt_send_signal(pfd, SIGKILL, NULL, 0));
 	ev = pt_poll1(pfd, IN, 30000);

@@ -85,6 +85,14 @@ START_TEST(procfd_properties)
 	ck_assert_msg(fd >= 0, "thread pidfd: %s", pt_errname(errno));
 	ck_assert_int_eq(status_pid(fd), pid);
 	close(fd);
+	/* An O_PATH descriptor of the procfs root works, as with openat(). */
+	close(procfd);
+	procfd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	ck_assert_int_ge(procfd, 0);
+	fd = pt_get_procfd(pidfd, procfd);
+	ck_assert_msg(fd >= 0, "O_PATH procfd: %s", pt_errname(errno));
+	ck_assert_int_eq(status_pid(fd), pid);
+	close(fd);
 	pt_kill_reap(pid);
 	close(procfd);
 	close(pidfd);
