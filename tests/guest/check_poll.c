@@ -261,6 +261,62 @@ START_TEST(poll_thread_pidfd)
 }
 END_TEST
 
+static void *thread_exec(void *arg)
+{
+	struct thread_arg *a = arg;
+
+	pt_sync_put(&a->ready, pt_gettid());
+	pt_sync_get(&a->go, 60000);
+	execl("/bin/sleep", "sleep", "30", (char *)NULL);
+	_exit(3);
+}
+
+/*
+ * A thread other than the leader execs: it takes over the process's PID and
+ * its own thread ID goes away with the old leader. A poll already asleep
+ * on the thread's pidfd must wake (POLLIN and POLLHUP), while the process,
+ * now running the new program, goes on.
+ */
+START_TEST(poll_thread_pidfd_exec)
+{
+	struct thread_arg a;
+	int64_t start;
+	pid_t pid, tid;
+	int tfd, pfd, ev;
+
+	pt_sync_init(&a.ready);
+	pt_sync_init(&a.go);
+	pid = pt_fork();
+	if (pid == 0) {
+		pthread_t th;
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (pthread_create(&th, NULL, thread_exec, &a))
+			_exit(2);
+		for (;;)
+			pause();
+	}
+	ck_assert_int_ge(pid, 0);
+	tid = pt_sync_get(&a.ready, 10000);
+	ck_assert_int_gt(tid, 0);
+	tfd = pt_open_ok(tid, PIDFD_THREAD);
+	pfd = pt_open_ok(pid, 0);
+	ck_assert_int_eq(pt_poll1(tfd, IN, 0), 0);
+	start = pt_now_ms();
+	pt_sync_put(&a.go, 1);
+	ev = pt_poll1(tfd, IN, 20000);
+	ck_assert_msg(ev > 0 && (ev & (IN | POLLHUP)) == (IN | POLLHUP),
+		      "thread pidfd after exec: poll gave %d after %lld ms", ev,
+		      (long long)(pt_now_ms() - start));
+	/* The process lives on, as the new program, under its own PID. */
+	ck_assert_int_eq(pt_poll1(pfd, IN, 200), 0);
+	ck_assert_ok(pt_send_signal(pfd, SIGKILL, NULL, 0));
+	ck_assert_int_eq(pt_reap(pid), 128 + SIGKILL);
+	close(tfd);
+	close(pfd);
+}
+END_TEST
+
 START_TEST(poll_thread_pidfd_other_process)
 {
 	/* A thread of a child exits while the child lives. */
@@ -374,6 +430,7 @@ static Suite *poll_suite(void)
 	tc = pt_tcase(s, "thread");
 	tcase_add_test(tc, poll_thread_pidfd);
 	tcase_add_test(tc, poll_thread_pidfd_other_process);
+	tcase_add_test(tc, poll_thread_pidfd_exec);
 
 	tc = pt_tcase(s, "stress");
 	tcase_set_timeout(tc, 120);
