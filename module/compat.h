@@ -11,6 +11,7 @@
 #include <linux/fs.h>
 #include <linux/proc_fs.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 
 /*
  * 5.12 made file_open_root() take a struct path (commit ffb37ca3bd16,
@@ -51,5 +52,19 @@ static void probe##_compat(void *data, struct task_struct *task)	\
 	probe(data, task);						\
 }
 #endif
+
+/*
+ * The thread in execve(2) that is taking the group over, if any. 5.17
+ * renamed signal_struct's group_exit_task, which only de_thread() still
+ * used, to group_exec_task.
+ */
+static inline struct task_struct *pidfd_exec_task(struct signal_struct *sig)
+{
+#ifdef PIDFD_HAVE_GROUP_EXEC_TASK
+	return READ_ONCE(sig->group_exec_task);
+#else
+	return READ_ONCE(sig->group_exit_task);
+#endif
+}
 
 #endif /* PIDFD_COMPAT_H */

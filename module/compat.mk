@@ -10,6 +10,7 @@ pidfd_hdr_has = $(shell grep -qsE '$(2)' $(srctree)/include/$(1) \
 
 ccflags-$(call pidfd_hdr_has,linux/fs.h,file_open_root.const struct path) += -DPIDFD_HAVE_FILE_OPEN_ROOT_PATH
 ccflags-$(call pidfd_hdr_has,trace/events/sched.h,bool group_dead) += -DPIDFD_HAVE_SCHED_PROCESS_EXIT_GROUP_DEAD
+ccflags-$(call pidfd_hdr_has,linux/sched/signal.h,group_exec_task) += -DPIDFD_HAVE_GROUP_EXEC_TASK
 
 # The oldest kernel the module is built and tested for (dkms.conf says the
 # same through BUILD_EXCLUSIVE_KERNEL_MIN).

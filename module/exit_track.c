@@ -82,13 +82,15 @@ static int wait_status(struct task_struct *task)
 
 /*
  * Have sched_process_free wake the pidfd's waiters once @task is released.
- * Only threads other than the leader need it: the kernel wakes the
- * leader's waiters itself. Called with targets_lock held.
+ * Before 6.9 the kernel wakes them only when a whole group dies, so this
+ * is for threads other than the leader, and for the thread ID that a
+ * leader takes away when another thread execs. Called with targets_lock
+ * held.
  */
 static void watch_release(struct pidfd_target *target,
 			  struct task_struct *task)
 {
-	if (thread_group_leader(task) || !hlist_unhashed(&target->by_task))
+	if (!hlist_unhashed(&target->by_task))
 		return;
 	target->exit_task = task;
 	hash_add_rcu(targets_by_task, &target->by_task, (unsigned long)task);
@@ -102,7 +104,9 @@ static void watch_release(struct pidfd_target *target,
  */
 static void probe_process_exit(void *data, struct task_struct *task)
 {
-	struct pidfd_target *own, *leader = NULL;
+	struct pidfd_target *own, *leader = NULL, *exec_thread = NULL;
+	bool is_leader = thread_group_leader(task);
+	struct task_struct *exec_task;
 	unsigned long irqflags;
 	u64 cgroupid;
 
@@ -119,19 +123,29 @@ static void probe_process_exit(void *data, struct task_struct *task)
 
 	rcu_read_lock();
 	own = lookup_rcu(task_pid(task));
-	if (!thread_group_leader(task) && !atomic_read(&task->signal->live) &&
+	if (!is_leader && !atomic_read(&task->signal->live) &&
 	    (READ_ONCE(task->signal->flags) & SIGNAL_GROUP_EXIT))
 		leader = lookup_rcu(task_tgid(task));
-	if (!own && !leader)
+	/*
+	 * A leader killed by another thread's execve(2): that thread takes
+	 * over the leader's struct pid, and its own goes with this task.
+	 */
+	exec_task = is_leader ? pidfd_exec_task(task->signal) : NULL;
+	if (exec_task && exec_task != task)
+		exec_thread = lookup_rcu(task_pid(exec_task));
+	if (!own && !leader && !exec_thread)
 		goto out;
 
 	spin_lock_irqsave(&targets_lock, irqflags);
 	if (own && !hlist_unhashed(&own->by_pid)) {
 		record_exit(own, wait_status(task), cgroupid);
-		watch_release(own, task);
+		if (!is_leader)
+			watch_release(own, task);
 	}
 	if (leader && !hlist_unhashed(&leader->by_pid))
 		record_exit(leader, task->signal->group_exit_code, cgroupid);
+	if (exec_thread && !hlist_unhashed(&exec_thread->by_pid))
+		watch_release(exec_thread, task);
 	spin_unlock_irqrestore(&targets_lock, irqflags);
 out:
 	rcu_read_unlock();
@@ -190,7 +204,8 @@ static void record_if_exiting(struct pidfd_target *target)
 		spin_lock_irqsave(&targets_lock, irqflags);
 		if (!target->exit_recorded)
 			record_exit(target, wait_status(task), cgroupid);
-		watch_release(target, task);
+		if (!thread_group_leader(task))
+			watch_release(target, task);
 		spin_unlock_irqrestore(&targets_lock, irqflags);
 	}
 	rcu_read_unlock();

@@ -26,6 +26,8 @@
  */
 #define LIVE_MS	2000
 #define MIN_MS	(LIVE_MS * 9 / 10)
+/* How long a test waits for an event that must come. */
+#define WAIT_MS	30000
 
 static pid_t fork_sleep_exit(int ms, int code)
 {
@@ -39,6 +41,24 @@ static pid_t fork_sleep_exit(int ms, int code)
 	return pid;
 }
 
+/*
+ * Wait for POLLIN on @fd. poll(2) looks at the file once more when its
+ * timeout ends, so an event that arrived without a wakeup would still be
+ * reported then: only a return well before the timeout proves the waiter
+ * was woken.
+ */
+static int poll_woken(int fd)
+{
+	int64_t start = pt_now_ms(), el;
+	int ev = pt_poll1(fd, IN, WAIT_MS);
+
+	el = pt_now_ms() - start;
+	ck_assert_msg(ev <= 0 || el < WAIT_MS - 5000,
+		      "event %#x found only at the poll's timeout (%lld ms): no wakeup",
+		      ev, (long long)el);
+	return ev;
+}
+
 START_TEST(poll_running_then_exit)
 {
 	int64_t start = pt_now_ms(), el;
@@ -48,7 +68,7 @@ START_TEST(poll_running_then_exit)
 	ck_assert_int_gt(pid, 0);
 	fd = pt_open_ok(pid, 0);
 	ck_assert_int_eq(pt_poll1(fd, IN, 0), 0);
-	ev = pt_poll1(fd, IN, 30000);
+	ev = poll_woken(fd);
 	el = pt_now_ms() - start;
 	ck_assert_msg(ev > 0, "no POLLIN within 30 s of a 1 s sleeper");
 	ck_assert_msg(el >= MIN_MS, "POLLIN after %lld ms, the child sleeps %d ms",
@@ -138,7 +158,7 @@ START_TEST(poll_no_early_event_on_leader_exit)
 		leader_exits_early(LIVE_MS);
 	ck_assert_int_ge(pid, 0);
 	fd = pt_open_ok(pid, 0);
-	ev = pt_poll1(fd, IN, 30000);
+	ev = poll_woken(fd);
 	el = pt_now_ms() - start;
 	ck_assert_msg(ev > 0 && (ev & IN), "no POLLIN within 30 s (%d)", ev);
 	ck_assert_msg(el >= MIN_MS, "premature POLLIN after %lld ms; the threads "
@@ -244,7 +264,7 @@ START_TEST(poll_thread_pidfd)
 	ck_assert_int_eq(pt_poll1(tfd, IN, 0), 0);
 	start = pt_now_ms();
 	pt_sync_put(&a.go, 1);
-	ev = pt_poll1(tfd, IN, 30000);
+	ev = poll_woken(tfd);
 	ck_assert_msg(ev > 0 && (ev & IN) == IN,
 		      "no POLLIN on the thread pidfd when the thread exited (%d)", ev);
 	ck_assert_msg(pt_now_ms() - start >= MIN_MS,
@@ -304,7 +324,7 @@ START_TEST(poll_thread_pidfd_exec)
 	ck_assert_int_eq(pt_poll1(tfd, IN, 0), 0);
 	start = pt_now_ms();
 	pt_sync_put(&a.go, 1);
-	ev = pt_poll1(tfd, IN, 20000);
+	ev = poll_woken(tfd);
 	ck_assert_msg(ev > 0 && (ev & IN) == IN,
 		      "thread pidfd after exec: poll gave %d after %lld ms", ev,
 		      (long long)(pt_now_ms() - start));
@@ -357,14 +377,14 @@ START_TEST(poll_thread_pidfd_other_process)
 	start = pt_now_ms();
 	pt_sync_put(&a.go, 1);
 	errno = 0;
-	ev = pt_poll1(tfd, IN, 30000);
+	ev = poll_woken(tfd);
 	ck_assert_msg(ev > 0 && (ev & IN) == IN,
 		      "no POLLIN on the thread pidfd: poll gave %d%s%s after %lld ms",
 		      ev, ev < 0 ? ", " : "", ev < 0 ? pt_errname(errno) : "",
 		      (long long)(pt_now_ms() - start));
 	ck_assert_int_eq(pt_poll1(pfd, IN, 200), 0);
 	ck_assert_ok(pt_send_signal(pfd, SIGKILL, NULL, 0));
-	ev = pt_poll1(pfd, IN, 30000);
+	ev = poll_woken(pfd);
 	ck_assert_msg(ev > 0 && (ev & IN) == IN, "no POLLIN after SIGKILL");
 	ck_assert_int_eq(pt_reap(pid), 128 + SIGKILL);
 	close(tfd);
