@@ -51,14 +51,6 @@ START_TEST(fdinfo_self)
 }
 END_TEST
 
-static void *idle(void *arg)
-{
-	pt_sync_put(arg, pt_gettid());
-	for (;;)
-		pause();
-	return NULL;
-}
-
 START_TEST(fdinfo_thread)
 {
 	struct pt_sync s;
@@ -68,7 +60,7 @@ START_TEST(fdinfo_thread)
 	int fd;
 
 	pt_sync_init(&s);
-	ck_assert_int_eq(pthread_create(&th, NULL, idle, &s), 0);
+	ck_assert_int_eq(pthread_create(&th, NULL, pt_idle_thread, &s), 0);
 	tid = pt_sync_get(&s, 10000);
 	fd = pt_open_ok(tid, PIDFD_THREAD);
 	snprintf(want, sizeof(want), "\t%d", tid);

@@ -125,14 +125,6 @@ START_TEST(info_self)
 }
 END_TEST
 
-static void *idle(void *arg)
-{
-	pt_sync_put(arg, pt_gettid());
-	for (;;)
-		pause();
-	return NULL;
-}
-
 START_TEST(info_thread)
 {
 	struct pidfd_info info;
@@ -142,7 +134,7 @@ START_TEST(info_thread)
 	int fd;
 
 	pt_sync_init(&s);
-	ck_assert_int_eq(pthread_create(&th, NULL, idle, &s), 0);
+	ck_assert_int_eq(pthread_create(&th, NULL, pt_idle_thread, &s), 0);
 	tid = pt_sync_get(&s, 10000);
 	fd = pt_open_ok(tid, PIDFD_THREAD);
 	ck_assert_ok(pt_get_info(fd, &info, PID_CREDS));

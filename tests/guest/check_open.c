@@ -223,16 +223,6 @@ START_TEST(open_child_and_zombie)
 }
 END_TEST
 
-static void *idle_thread(void *arg)
-{
-	struct pt_sync *s = arg;
-
-	pt_sync_put(s, pt_gettid());
-	for (;;)
-		pause();
-	return NULL;
-}
-
 START_TEST(open_thread)
 {
 	struct pt_sync s;
@@ -242,7 +232,7 @@ START_TEST(open_thread)
 	int fd;
 
 	pt_sync_init(&s);
-	ck_assert_int_eq(pthread_create(&th, NULL, idle_thread, &s), 0);
+	ck_assert_int_eq(pthread_create(&th, NULL, pt_idle_thread, &s), 0);
 	tid = pt_sync_get(&s, 10000);
 	ck_assert_int_gt(tid, 0);
 	ck_assert_int_ne(tid, getpid());

@@ -281,6 +281,33 @@ START_TEST(poll_thread_pidfd)
 }
 END_TEST
 
+/*
+ * A child process whose second thread runs @fn; the child's main thread
+ * idles. Returns the child's PID, and the thread's TID in @tid.
+ */
+static pid_t fork_with_thread(void *(*fn)(void *), struct thread_arg *a,
+			      pid_t *tid)
+{
+	pid_t pid;
+
+	pt_sync_init(&a->ready);
+	pt_sync_init(&a->go);
+	pid = pt_fork();
+	if (pid == 0) {
+		pthread_t th;
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (pthread_create(&th, NULL, fn, a))
+			_exit(2);
+		for (;;)
+			pause();
+	}
+	ck_assert_int_ge(pid, 0);
+	*tid = pt_sync_get(&a->ready, 10000);
+	ck_assert_int_gt(*tid, 0);
+	return pid;
+}
+
 static void *thread_exec(void *arg)
 {
 	struct thread_arg *a = arg;
@@ -304,21 +331,7 @@ START_TEST(poll_thread_pidfd_exec)
 	pid_t pid, tid;
 	int tfd, pfd, ev;
 
-	pt_sync_init(&a.ready);
-	pt_sync_init(&a.go);
-	pid = pt_fork();
-	if (pid == 0) {
-		pthread_t th;
-
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (pthread_create(&th, NULL, thread_exec, &a))
-			_exit(2);
-		for (;;)
-			pause();
-	}
-	ck_assert_int_ge(pid, 0);
-	tid = pt_sync_get(&a.ready, 10000);
-	ck_assert_int_gt(tid, 0);
+	pid = fork_with_thread(thread_exec, &a, &tid);
 	tfd = pt_open_ok(tid, PIDFD_THREAD);
 	pfd = pt_open_ok(pid, 0);
 	ck_assert_int_eq(pt_poll1(tfd, IN, 0), 0);
@@ -355,22 +368,7 @@ START_TEST(poll_thread_pidfd_other_process)
 	pid_t pid, tid;
 	int tfd, pfd, ev;
 
-	pt_sync_init(&a.ready);
-	pt_sync_init(&a.go);
-	pid = pt_fork();
-	if (pid == 0) {
-		pthread_t th;
-
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (pthread_create(&th, NULL, thread_sleep_exit, &a))
-			_exit(2);
-		pthread_join(th, NULL);
-		for (;;)
-			pause();
-	}
-	ck_assert_int_ge(pid, 0);
-	tid = pt_sync_get(&a.ready, 10000);
-	ck_assert_int_gt(tid, 0);
+	pid = fork_with_thread(thread_sleep_exit, &a, &tid);
 	tfd = pt_open_ok(tid, PIDFD_THREAD);
 	pfd = pt_open_ok(pid, 0);
 	ck_assert_int_eq(pt_poll1(tfd, IN, 0), 0);

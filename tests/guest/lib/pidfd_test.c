@@ -324,6 +324,14 @@ void pt_sync_close(struct pt_sync *s)
 	s->fd[0] = s->fd[1] = -1;
 }
 
+void *pt_idle_thread(void *arg)
+{
+	pt_sync_put(arg, pt_gettid());
+	for (;;)
+		pause();
+	return NULL;
+}
+
 /* ---- /proc --------------------------------------------------------- */
 
 static int read_field_fd(int fd, const char *key, char *out, size_t len)

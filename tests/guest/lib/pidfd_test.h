@@ -137,6 +137,8 @@ void pt_sync_init(struct pt_sync *s);
 void pt_sync_put(struct pt_sync *s, int v);
 int pt_sync_get(struct pt_sync *s, int timeout_ms);
 void pt_sync_close(struct pt_sync *s);
+/* A thread body: reports its TID through the pt_sync @arg, then idles. */
+void *pt_idle_thread(void *arg);
 
 /* ---- /proc and friends --------------------------------------------- */
 
