@@ -94,7 +94,7 @@ $(BUILD)/harness/check_%: tests/harness/check_%.c
 	$(CC) $(GUEST_CFLAGS) -o $@ $< $(CHECK_LIBS)
 
 check-unit: $(UNIT_TESTS)
-	@set -e; for t in $(UNIT_TESTS); do echo "== $$t"; $$t; done
+	@set -e; for t in $(UNIT_TESTS) tests/unit/mirror-test.sh; do echo "== $$t"; $$t; done
 
 check-vm: guest
 	vm/check $(KERNELS)
@@ -118,7 +118,7 @@ SCRIPTS := $(filter-out vm/lib.sh,$(wildcard vm/*)) vm/lib.sh $(wildcard .ci/*) 
 	tests/harness/selftest $(wildcard tests/harness/init-*)
 lint:
 	shellcheck -x $(SCRIPTS) tools/checkpatch packaging/build-debs \
-		packaging/test-debs tests/dkms/lifecycle
+		packaging/test-debs tests/dkms/lifecycle tests/unit/mirror-test.sh
 	tools/checkpatch
 
 demo: guest

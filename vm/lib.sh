@@ -21,3 +21,137 @@ kernel_dir() {
 		"$TOP/vm/fetch-kernel" "$1" || die "could not fetch kernel $1"
 	fi
 }
+
+# Debian mirrors. Nothing here names a mirror: the Debian archive and the
+# security archive this machine can reach are taken from the host's own apt
+# sources, unless PIDFD_DEBIAN_MIRROR / PIDFD_DEBIAN_SECURITY_MIRROR (full
+# URIs, e.g. http://HOST/debian and http://HOST/debian-security) are set.
+# PIDFD_APT_ETC (default /etc/apt) is where the sources are read, for tests.
+#
+# An apt source counts as a Debian archive when its suite is a Debian
+# release (a codename such as bullseye, bookworm, trixie, sid, or
+# stable/testing/unstable, optionally with -updates, -backports,
+# -proposed-updates or -security) or when it is signed by a
+# debian-archive-* keyring; of those, suites ending in -security (or the
+# old CODENAME/updates) are the security archive and the rest the main one.
+# Only http:// and https:// URIs are used (the chroots' apt and debootstrap
+# need a network URI). The first match in apt's reading order wins.
+# There is no guessing of the security archive from the main one: most
+# Debian mirrors do not carry debian-security, so "$MIRROR-security" would
+# be wrong as often as right.
+
+# The sources files in the order apt reads them.
+apt_source_files() {
+	local etc=${PIDFD_APT_ETC:-/etc/apt} f
+	[ -f "$etc/sources.list" ] && printf '%s\n' "$etc/sources.list"
+	for f in "$etc"/sources.list.d/*; do
+		case $f in *.list | *.sources) [ -f "$f" ] && printf '%s\n' "$f" ;; esac
+	done
+	return 0
+}
+
+# Print "main URI" or "security URI" for each Debian archive entry.
+apt_debian_entries() {
+	local f fmt
+	apt_source_files | while IFS= read -r f; do
+		case $f in *.sources) fmt=deb822 ;; *) fmt=oneline ;; esac
+		awk -v fmt="$fmt" '
+		function known(c) {
+			return c ~ /^(buzz|rex|bo|hamm|slink|potato|woody|sarge|etch|lenny|squeeze|wheezy|jessie|stretch|buster|bullseye|bookworm|trixie|forky|duke|sid|experimental|rc-buggy|oldoldstable|oldstable|stable|testing|unstable)$/
+		}
+		# "main", "security" or "" (not a Debian archive).
+		function kind(suite, signed,   c) {
+			c = suite
+			if (sub(/(-security|\/updates)$/, "", c))
+				return (known(c) || signed ~ /debian-archive-/) ? "security" : ""
+			sub(/-(updates|backports|backports-sloppy|proposed-updates)$/, "", c)
+			return (known(c) || signed ~ /debian-archive-/) ? "main" : ""
+		}
+		function emit(uri, suite, signed,   k) {
+			sub(/\/+$/, "", uri)
+			if (uri !~ /^https?:\/\/[^\/]/)
+				return
+			k = kind(suite, signed)
+			if (k != "")
+				print k, uri
+		}
+		function stanza(   n, i, j, u, s) {
+			if (tolower(f["enabled"]) != "no" && (" " f["types"] " ") ~ /[ \t]deb[ \t]/) {
+				n = split(f["uris"], u)
+				split(f["suites"], s)
+				for (i = 1; i <= n; i++)
+					for (j = 1; j in s; j++)
+						emit(u[i], s[j], f["signed-by"])
+			}
+			delete f
+			last = ""
+		}
+		fmt == "oneline" {
+			sub(/#.*/, "")
+			if ($1 != "deb")
+				next
+			signed = ""
+			if ($2 ~ /^\[/ && match($0, /\[[^]]*\]/)) {
+				signed = substr($0, RSTART, RLENGTH)
+				$0 = substr($0, 1, RSTART - 1) substr($0, RSTART + RLENGTH)
+			}
+			emit($2, $3, signed)
+			next
+		}
+		/^#/ { next }
+		/^[ \t]*$/ { stanza(); next }
+		/^[ \t]/ { if (last != "") f[last] = f[last] " " $0; next }
+		{
+			i = index($0, ":")
+			if (i == 0)
+				next
+			last = tolower(substr($0, 1, i - 1))
+			f[last] = substr($0, i + 1)
+			sub(/^[ \t]+/, "", f[last])
+			sub(/[ \t]+$/, "", f[last])
+		}
+		END { if (fmt == "deb822") stanza() }
+		' "$f"
+	done
+}
+
+# debian_mirror [main|security]: the URI of that archive, or an error
+# saying what was looked at and what to set.
+debian_mirror() {
+	local kind=${1:-main} var uri
+	case $kind in
+	main) var=PIDFD_DEBIAN_MIRROR ;;
+	security) var=PIDFD_DEBIAN_SECURITY_MIRROR ;;
+	*) die "debian_mirror: unknown archive '$kind'" ;;
+	esac
+	uri=${!var:-}
+	[ -n "$uri" ] || uri=$(apt_debian_entries | awk -v k="$kind" '$1 == k { print $2; exit }')
+	if [ -z "$uri" ]; then
+		local etc=${PIDFD_APT_ETC:-/etc/apt} what=archive sfx=''
+		[ "$kind" = security ] && what="security archive (needed for the *-security suites)" sfx=-security
+		log "error: no mirror of the Debian $what in the host's apt sources"
+		log "  looked at: $etc/sources.list, $etc/sources.list.d/*.list and *.sources"
+		log "  for an http(s) entry whose suite is a Debian release (e.g. bookworm$sfx)"
+		log "  set $var to its URI, e.g. $var=http://MIRROR/debian$sfx"
+		return 1
+	fi
+	printf '%s\n' "${uri%/}"
+}
+
+# debian_sources_list SUITE...: one "deb URI SUITE main" line per suite,
+# from the security archive for *-security suites.
+debian_sources_list() {
+	local s main='' sec=''
+	for s in "$@"; do
+		case $s in
+		*-security)
+			[ -n "$sec" ] || sec=$(debian_mirror security) || return 1
+			echo "deb $sec $s main"
+			;;
+		*)
+			[ -n "$main" ] || main=$(debian_mirror main) || return 1
+			echo "deb $main $s main"
+			;;
+		esac
+	done
+}

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The Debian mirror lookup of vm/lib.sh (debian_mirror, debian_sources_list)
+# on sample apt configurations: deb822 and one-line sources, entries that
+# are not Debian archives, overrides, and the error when nothing is found.
+# Usage: tests/unit/mirror-test.sh
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=vm/lib.sh
+. "$top/vm/lib.sh"
+unset PIDFD_DEBIAN_MIRROR PIDFD_DEBIAN_SECURITY_MIRROR
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+expect() { # WHAT WANT GOT
+	if [ "$2" = "$3" ]; then
+		echo "ok: $1"
+	else
+		printf 'FAIL: %s\n  want: %s\n  got:  %s\n' "$1" "$2" "$3" >&2
+		fails=$((fails + 1))
+	fi
+}
+etc() { # NAME: a fresh apt dir, made the current one
+	export PIDFD_APT_ETC=$tmp/$1
+	mkdir -p "$PIDFD_APT_ETC/sources.list.d"
+}
+
+# deb822, as Debian 12 installs it, next to third-party repositories whose
+# suites are not Debian releases (one names one inside its own).
+etc deb822
+cat >"$PIDFD_APT_ETC/sources.list.d/a-thirdparty.sources" <<'S'
+Types: deb
+URIs: https://repo.example/node_20.x
+Suites: nodistro
+Components: main
+Signed-By: /usr/share/keyrings/nodesource.gpg
+S
+echo 'deb https://cloud.example/apt cloud-sdk-bookworm main' \
+	>"$PIDFD_APT_ETC/sources.list.d/b-cloud.list"
+cat >"$PIDFD_APT_ETC/sources.list.d/debian.sources" <<'S'
+Types: deb
+# a comment
+URIs: http://mirror.example/debian/
+Suites: bookworm bookworm-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb
+URIs: http://security.example/debian-security
+Suites:
+ bookworm-security
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+S
+echo 'nothing here' >"$PIDFD_APT_ETC/sources.list.d/c.sources.disabled"
+expect "deb822: main" http://mirror.example/debian "$(debian_mirror)"
+expect "deb822: security (folded Suites)" http://security.example/debian-security \
+	"$(debian_mirror security)"
+expect "sources.list" "deb http://mirror.example/debian sid main
+deb http://security.example/debian-security bullseye-security main" \
+	"$(debian_sources_list sid bullseye-security)"
+
+# A disabled stanza and a deb-src stanza are skipped; an unknown suite
+# signed by a Debian archive keyring counts.
+etc deb822-skip
+cat >"$PIDFD_APT_ETC/sources.list.d/debian.sources" <<'S'
+Types: deb
+URIs: http://off.example/debian
+Suites: bookworm
+Enabled: no
+
+Types: deb-src
+URIs: http://src.example/debian
+Suites: bookworm
+
+Types: deb
+URIs: http://future.example/debian
+Suites: newcodename
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+S
+expect "deb822: Enabled: no, deb-src, keyring rule" http://future.example/debian \
+	"$(debian_mirror)"
+
+# One-line sources.list, with options, comments and an old-style security
+# suite; it is read before sources.list.d.
+etc oneline
+cat >"$PIDFD_APT_ETC/sources.list" <<'S'
+# deb http://commented.example/debian bookworm main
+deb-src http://src.example/debian bullseye main
+deb cdrom:[Debian 11]/ bullseye main
+deb [arch=amd64 signed-by=/usr/share/keyrings/other.gpg] http://one.example/debian bullseye main # trailing
+deb http://one.example/debian-security bullseye/updates main
+S
+echo 'deb http://later.example/debian bookworm main' >"$PIDFD_APT_ETC/sources.list.d/x.list"
+expect "one-line: main" http://one.example/debian "$(debian_mirror)"
+expect "one-line: security (CODENAME/updates)" http://one.example/debian-security \
+	"$(debian_mirror security)"
+
+# Overrides win; an empty configuration fails, saying what to set.
+expect "override" http://o.example/d "$(PIDFD_DEBIAN_MIRROR=http://o.example/d debian_mirror)"
+etc empty
+rc=0
+msg=$(debian_sources_list bookworm 2>&1) || rc=$?
+expect "nothing found: fails" 1 "$rc"
+expect "nothing found: names the variable" 1 "$(grep -c 'set PIDFD_DEBIAN_MIRROR' <<<"$msg")"
+# A main mirror but no security one: only a -security suite fails.
+echo 'deb http://m.example/debian sid main' >"$PIDFD_APT_ETC/sources.list"
+expect "no security mirror: sid works" "deb http://m.example/debian sid main" \
+	"$(debian_sources_list sid)"
+rc=0
+msg=$(debian_sources_list bookworm bookworm-security 2>&1) || rc=$?
+expect "no security mirror: -security fails" 1 "$rc"
+expect "no security mirror: names the variable" 1 \
+	"$(grep -c 'set PIDFD_DEBIAN_SECURITY_MIRROR' <<<"$msg")"
+expect "security override" "deb http://s.example/ds bookworm-security main" \
+	"$(PIDFD_DEBIAN_SECURITY_MIRROR=http://s.example/ds debian_sources_list bookworm-security)"
+
+[ "$fails" -eq 0 ] || { echo "mirror-test: $fails failed" >&2; exit 1; }
+echo "mirror-test: ok"
