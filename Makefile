@@ -86,7 +86,13 @@ $(BUILD)/guest/pidfdctl: $(TOOL_SRCS) $(LIB_SRCS)
 	@mkdir -p $(dir $@)
 	$(CC) $(GUEST_CFLAGS) -o $@ $(TOOL_SRCS) $(LIB_SRCS)
 
-guest: $(GUEST_TESTS) $(GUEST_PROGS)
+# check_lsm's AppArmor profiles, compiled here (the guest has no parser)
+# for the feature set of Debian 12's apparmor package.
+$(BUILD)/guest/signal-profiles.bin: tests/guest/apparmor/signal-profiles.apparmor
+	@mkdir -p $(dir $@)
+	apparmor_parser -K -Q -M /usr/share/apparmor-features/features -o $@ $<
+
+guest: $(GUEST_TESTS) $(GUEST_PROGS) $(BUILD)/guest/signal-profiles.bin
 
 # Programs of the harness self-test: never part of the real suites.
 $(BUILD)/harness/check_%: tests/harness/check_%.c

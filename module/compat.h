@@ -12,6 +12,8 @@
 #include <linux/proc_fs.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
+#include <linux/security.h>
+#include <linux/string.h>
 
 /*
  * 5.12 made file_open_root() take a struct path (commit ffb37ca3bd16,
@@ -66,5 +68,61 @@ static inline struct task_struct *pidfd_exec_task(struct signal_struct *sig)
 	return READ_ONCE(sig->group_exit_task);
 #endif
 }
+
+/*
+ * Is the AppArmor label of @task exactly @label? For current, the label of
+ * its subjective credentials (what the task_kill hook judges a sender by),
+ * else the task's objective one. False whenever it cannot be read: a
+ * caller treats that as "confined". 7.x names the LSM it asks; before, the
+ * one secid LSM answers (SELinux and Smack exclude AppArmor there).
+ */
+#if defined(PIDFD_HAVE_LSMPROP_TO_SECCTX_LSMID)
+static inline bool pidfd_apparmor_label_is(struct task_struct *task,
+					   const char *label)
+{
+	struct lsm_context ctx;
+	struct lsm_prop prop;
+	bool is;
+
+	if (task == current)
+		security_current_getlsmprop_subj(&prop);
+	else
+		security_task_getlsmprop_obj(task, &prop);
+	if (security_lsmprop_to_secctx(&prop, &ctx, LSM_ID_APPARMOR) < 0)
+		return false;
+	is = ctx.id == LSM_ID_APPARMOR && ctx.context &&
+	     strlen(ctx.context) == ctx.len && !strcmp(ctx.context, label);
+	security_release_secctx(&ctx);
+	return is;
+}
+#elif defined(PIDFD_HAVE_SECID_TO_SECCTX_CHARP)
+static inline bool pidfd_apparmor_label_is(struct task_struct *task,
+					   const char *label)
+{
+	u32 secid = 0, len;
+	char *ctx;
+	bool is;
+
+#ifdef PIDFD_HAVE_TASK_GETSECID_OBJ
+	if (task == current)
+		security_current_getsecid_subj(&secid);
+	else
+		security_task_getsecid_obj(task, &secid);
+#else
+	security_task_getsecid(task, &secid);
+#endif
+	if (!secid || security_secid_to_secctx(secid, &ctx, &len))
+		return false;
+	is = strnlen(ctx, len) == strlen(label) && !strncmp(ctx, label, len);
+	security_release_secctx(ctx, len);
+	return is;
+}
+#else
+static inline bool pidfd_apparmor_label_is(struct task_struct *task,
+					   const char *label)
+{
+	return false;
+}
+#endif
 
 #endif /* PIDFD_COMPAT_H */

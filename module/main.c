@@ -68,6 +68,9 @@ static int __init pidfd_init(void)
 {
 	int err;
 
+	err = pidfd_signal_policy_init();
+	if (err)
+		return err;
 	err = pidfd_exit_track_init();
 	if (err)
 		return err;

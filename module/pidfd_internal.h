@@ -46,6 +46,10 @@ extern atomic_t pidfd_live_files;
 long pidfd_send_signal_ioctl(struct file *file, unsigned int cmd,
 			     void __user *uarg);
 
+/* signal_policy.c */
+int pidfd_signal_policy_init(void);
+int pidfd_signal_policy_check(struct task_struct *target, int sig);
+
 /* procfd.c */
 long pidfd_get_procfd(struct file *file, int procfd);
 

@@ -4,18 +4,20 @@
  *
  * Permission is kill(2)'s, through the kernel's own check: kill_pid() and
  * kill_pgrp() with priv == 0 run check_kill_permission() (credentials,
- * CAP_KILL, the SIGCONT session rule, audit, the LSM hook). They deliver a
- * process-directed signal with the kernel's SI_USER siginfo, which is what
- * the two plain paths (process and process-group scope, no caller siginfo)
- * need.
+ * CAP_KILL, the SIGCONT session rule, audit, every LSM) about the real
+ * signal. They deliver a process-directed signal with the kernel's SI_USER
+ * siginfo, which is exactly what process and process-group scope without a
+ * caller's siginfo ask for, and what any SIGKILL amounts to: its siginfo is
+ * never seen, and it kills the whole process whichever thread it targets.
  *
  * The other paths (thread scope, or a caller's siginfo) have no exported
- * checked delivery function. For them the module first asks the kernel's
- * check about signal 0 against the very task kill(2) would check, through
+ * checked delivery function. For them the module asks the kernel's check
+ * about signal 0 against the very task kill(2) would check, through
  * kill_pid(pid, 0, 0), and delivers with send_sig_info() only if that
- * passes. Signal 0 is never more permissive for credentials: it loses only
- * the SIGCONT same-session exemption, so that path is stricter. See
- * docs/differences.md.
+ * passes and signal_policy.c shows that no active LSM can answer the real
+ * signal differently. Signal 0 is never more permissive for credentials:
+ * it loses only the SIGCONT same-session exemption, so that path is
+ * stricter. See docs/security.md.
  */
 #include <linux/compat.h>
 #include <linux/cred.h>
@@ -139,6 +141,9 @@ static int checked_send(struct task_struct *task, int sig,
 	err = kill_pid(task_pid(task), 0, 0);
 	if (err || !sig)
 		return err;
+	err = pidfd_signal_policy_check(task, sig);
+	if (err)
+		return err;
 	if (scope == SCOPE_THREAD)
 		err = send_sig_info(sig, info, task);
 	else
@@ -179,6 +184,24 @@ static int send_to_process_group(struct pid *pgrp, int sig,
 	} while_each_pid_task(pgrp, PIDTYPE_PGID, task);
 	rcu_read_unlock();
 	return delivered ? 0 : err;
+}
+
+/*
+ * tgkill(2)'s SIGKILL: the kernel turns it into the death of the whole
+ * process, as kill(2)'s, unless the thread is already exiting, when it is
+ * dropped. So: kill_pid() for a live thread, only the permission check for
+ * an exiting one (it gets nothing, as from tgkill(2)).
+ */
+static int kill_thread(struct pid *pid)
+{
+	struct task_struct *task;
+	bool exiting;
+
+	rcu_read_lock();
+	task = pid_task(pid, PIDTYPE_PID);
+	exiting = task && (task->flags & PF_EXITING);
+	rcu_read_unlock();
+	return kill_pid(pid, exiting ? 0 : SIGKILL, 0);
 }
 
 long pidfd_send_signal_ioctl(struct file *file, unsigned int cmd,
@@ -222,13 +245,17 @@ long pidfd_send_signal_ioctl(struct file *file, unsigned int cmd,
 		     scope == SCOPE_PROCESS_GROUP) &&
 		    (info.si_code >= 0 || info.si_code == SI_TKILL))
 			return -EPERM;
-	} else {
+	}
+
+	if (!args.info || sig == SIGKILL) {
 		switch (scope) {
 		case SCOPE_PROCESS:
 			return kill_pid(pid, sig, 0);
 		case SCOPE_PROCESS_GROUP:
 			return kill_pgrp(pid, sig, 0);
 		case SCOPE_THREAD:
+			if (sig == SIGKILL)
+				return kill_thread(pid);
 			prepare_tkill_info(&info, sig);
 			break;
 		}

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/klog.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lsm_test.h"
+
+#define SECURITYFS	"/sys/kernel/security"
+
+int lt_mount_securityfs(void)
+{
+	if (access(SECURITYFS "/lsm", R_OK) == 0)
+		return 0;
+	return mount("securityfs", SECURITYFS, "securityfs", 0, NULL);
+}
+
+int lt_write_file(const char *path, const char *value)
+{
+	size_t len = strlen(value);
+	int fd, err;
+	ssize_t n;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = write(fd, value, len);
+	err = errno;
+	close(fd);
+	errno = err;
+	return n == (ssize_t)len ? 0 : -1;
+}
+
+int lt_read_file(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	while (n > 0 && buf[n - 1] == '\n')
+		n--;
+	buf[n] = '\0';
+	return 0;
+}
+
+bool lt_lsm_active(const char *name)
+{
+	char list[512], *tok, *save;
+
+	if (lt_mount_securityfs() < 0 ||
+	    lt_read_file(SECURITYFS "/lsm", list, sizeof(list)) < 0)
+		return false;
+	for (tok = strtok_r(list, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save))
+		if (!strcmp(tok, name))
+			return true;
+	return false;
+}
+
+int lt_apparmor_load(const char *path)
+{
+	struct stat st;
+	char *policy;
+	int fd, out, err = -1;
+
+	if (lt_mount_securityfs() < 0)
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || st.st_size <= 0)
+		goto out_close;
+	policy = malloc((size_t)st.st_size);
+	if (!policy || read(fd, policy, (size_t)st.st_size) != st.st_size)
+		goto out_free;
+	/* The whole policy in one write: that is how the kernel takes it. */
+	out = open(SECURITYFS "/apparmor/.replace", O_WRONLY | O_CLOEXEC);
+	if (out >= 0) {
+		if (write(out, policy, (size_t)st.st_size) == st.st_size)
+			err = 0;
+		close(out);
+	}
+out_free:
+	free(policy);
+out_close:
+	close(fd);
+	return err;
+}
+
+int lt_apparmor_enter(const char *name)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "changeprofile %s", name);
+	/* The per-LSM attr directory first (5.8+), then the shared one. */
+	if (lt_write_file("/proc/self/attr/apparmor/current", cmd) == 0)
+		return 0;
+	return lt_write_file("/proc/self/attr/current", cmd);
+}
+
+bool lt_klog_has(const char *first, ...)
+{
+	int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
+	bool found = false;
+	char *buf, *line, *save;
+	int n;
+
+	if (size <= 0)
+		return false;
+	buf = malloc((size_t)size + 1);
+	if (!buf)
+		return false;
+	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, size);
+	if (n < 0)
+		n = 0;
+	buf[n] = '\0';
+	for (line = strtok_r(buf, "\n", &save); line && !found;
+	     line = strtok_r(NULL, "\n", &save)) {
+		const char *s;
+		va_list ap;
+
+		found = true;
+		va_start(ap, first);
+		for (s = first; s; s = va_arg(ap, const char *))
+			if (!strstr(line, s))
+				found = false;
+		va_end(ap);
+	}
+	free(buf);
+	return found;
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers for the LSM tests: AppArmor policy and confinement, the module's
+ * signal_lsm_trust parameter, the kernel log.
+ */
+#ifndef LSM_TEST_H
+#define LSM_TEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define LT_TRUST_PARAM	"/sys/module/pidfd/parameters/signal_lsm_trust"
+#define LT_LSMS_PARAM	"/sys/module/pidfd/parameters/signal_lsms"
+/* Where the harness puts the compiled tests/guest/apparmor profiles. */
+#define LT_PROFILES	"/lib/pidfd-test/signal-profiles.bin"
+
+/* Mounts securityfs on /sys/kernel/security unless it is. 0 or -1. */
+int lt_mount_securityfs(void);
+/* Is @name in the kernel's list of active LSMs? */
+bool lt_lsm_active(const char *name);
+/* Loads (or replaces) the binary AppArmor policy in @path. 0 or -1. */
+int lt_apparmor_load(const char *path);
+/* Moves the calling task into AppArmor profile @name at once. 0 or -1. */
+int lt_apparmor_enter(const char *name);
+
+/* Writes @value to the sysfs file @path. 0 or -1/errno. */
+int lt_write_file(const char *path, const char *value);
+/* Reads the sysfs file @path without the trailing newline. 0 or -1. */
+int lt_read_file(const char *path, char *buf, size_t len);
+
+/*
+ * Does the kernel log contain a line with every one of the NULL-ended
+ * strings? (klogctl, the whole ring buffer.)
+ */
+bool lt_klog_has(const char *first, ...) __attribute__((sentinel));
+
+#endif /* LSM_TEST_H */
