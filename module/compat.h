@@ -56,20 +56,6 @@ static void probe##_compat(void *data, struct task_struct *task)	\
 #endif
 
 /*
- * The thread in execve(2) that is taking the group over, if any. 5.17
- * renamed signal_struct's group_exit_task, which only de_thread() still
- * used, to group_exec_task.
- */
-static inline struct task_struct *pidfd_exec_task(struct signal_struct *sig)
-{
-#ifdef PIDFD_HAVE_GROUP_EXEC_TASK
-	return READ_ONCE(sig->group_exec_task);
-#else
-	return READ_ONCE(sig->group_exit_task);
-#endif
-}
-
-/*
  * Is the AppArmor label of @task exactly @label? For current, the label of
  * its subjective credentials (what the task_kill hook judges a sender by),
  * else the task's objective one. False whenever it cannot be read: a

@@ -10,7 +10,6 @@ pidfd_hdr_has = $(shell grep -qsE '$(2)' $(srctree)/include/$(1) \
 
 ccflags-$(call pidfd_hdr_has,linux/fs.h,file_open_root.const struct path) += -DPIDFD_HAVE_FILE_OPEN_ROOT_PATH
 ccflags-$(call pidfd_hdr_has,trace/events/sched.h,bool group_dead) += -DPIDFD_HAVE_SCHED_PROCESS_EXIT_GROUP_DEAD
-ccflags-$(call pidfd_hdr_has,linux/sched/signal.h,group_exec_task) += -DPIDFD_HAVE_GROUP_EXEC_TASK
 # How a module reads a task's AppArmor label (signal_policy.c): lsm_prop
 # with a named LSM (7.x), or secids (5.10: one getter; 5.13+: subj/obj).
 ccflags-$(call pidfd_hdr_has,linux/security.h,int security_lsmprop_to_secctx.struct lsm_prop .prop. struct lsm_context .cp.$$) += -DPIDFD_HAVE_LSMPROP_TO_SECCTX_LSMID

@@ -11,8 +11,18 @@
  *
  * Kernels before 6.9 never wake pid->wait_pidfd when a thread other than
  * the group leader exits, so a PIDFD_THREAD pidfd would never see POLLIN.
- * sched_process_free fires once the task has been released (no task is
- * attached to its struct pid any more); the module wakes the waiters then.
+ * sched_process_free fires once for every released task, one RCU grace
+ * period after release_task() detached it from its struct pid. The task no
+ * longer points to that struct pid then, but its ->pid still holds the
+ * pid's number in the initial namespace, and a struct pid's number never
+ * changes. So each target is also hashed by that number, and the free of a
+ * task with number N finishes every target numbered N whose pid has no
+ * task left: it records the task's exit code if nothing was recorded (the
+ * status upstream's pidfs_exit() keeps at release), and wakes the waiters.
+ * This covers every way a struct pid loses its task, the ones execve(2)
+ * makes included: de_thread() hands the exec'ing thread's struct pid to
+ * the old leader and releases that leader, whose ->pid then is the
+ * thread's old number.
  *
  * Both probes run for every exiting task in the system: they return at once
  * when no pidfd is open and otherwise do one RCU hash lookup.
@@ -29,7 +39,7 @@
 #define PIDFD_TABLE_BITS 8
 
 static DEFINE_HASHTABLE(targets_by_pid, PIDFD_TABLE_BITS);
-static DEFINE_HASHTABLE(targets_by_task, PIDFD_TABLE_BITS);
+static DEFINE_HASHTABLE(targets_by_nr, PIDFD_TABLE_BITS);
 /* Taken from the free tracepoint, which runs in RCU callback context. */
 static DEFINE_SPINLOCK(targets_lock);
 
@@ -81,22 +91,6 @@ static int wait_status(struct task_struct *task)
 }
 
 /*
- * Have sched_process_free wake the pidfd's waiters once @task is released.
- * Before 6.9 the kernel wakes them only when a whole group dies, so this
- * is for threads other than the leader, and for the thread ID that a
- * leader takes away when another thread execs. Called with targets_lock
- * held.
- */
-static void watch_release(struct pidfd_target *target,
-			  struct task_struct *task)
-{
-	if (!hlist_unhashed(&target->by_task))
-		return;
-	target->exit_task = task;
-	hash_add_rcu(targets_by_task, &target->by_task, (unsigned long)task);
-}
-
-/*
  * The leader and the last thread of a group can pass this tracepoint in
  * either order, each after it has decremented signal->live. The leader
  * records its own status; the last thread records the group exit code for
@@ -104,9 +98,7 @@ static void watch_release(struct pidfd_target *target,
  */
 static void probe_process_exit(void *data, struct task_struct *task)
 {
-	struct pidfd_target *own, *leader = NULL, *exec_thread = NULL;
-	bool is_leader = thread_group_leader(task);
-	struct task_struct *exec_task;
+	struct pidfd_target *own, *leader = NULL;
 	unsigned long irqflags;
 	u64 cgroupid;
 
@@ -123,29 +115,17 @@ static void probe_process_exit(void *data, struct task_struct *task)
 
 	rcu_read_lock();
 	own = lookup_rcu(task_pid(task));
-	if (!is_leader && !atomic_read(&task->signal->live) &&
+	if (!thread_group_leader(task) && !atomic_read(&task->signal->live) &&
 	    (READ_ONCE(task->signal->flags) & SIGNAL_GROUP_EXIT))
 		leader = lookup_rcu(task_tgid(task));
-	/*
-	 * A leader killed by another thread's execve(2): that thread takes
-	 * over the leader's struct pid, and its own goes with this task.
-	 */
-	exec_task = is_leader ? pidfd_exec_task(task->signal) : NULL;
-	if (exec_task && exec_task != task)
-		exec_thread = lookup_rcu(task_pid(exec_task));
-	if (!own && !leader && !exec_thread)
+	if (!own && !leader)
 		goto out;
 
 	spin_lock_irqsave(&targets_lock, irqflags);
-	if (own && !hlist_unhashed(&own->by_pid)) {
+	if (own && !hlist_unhashed(&own->by_pid))
 		record_exit(own, wait_status(task), cgroupid);
-		if (!is_leader)
-			watch_release(own, task);
-	}
 	if (leader && !hlist_unhashed(&leader->by_pid))
 		record_exit(leader, task->signal->group_exit_code, cgroupid);
-	if (exec_thread && !hlist_unhashed(&exec_thread->by_pid))
-		watch_release(exec_thread, task);
 	spin_unlock_irqrestore(&targets_lock, irqflags);
 out:
 	rcu_read_unlock();
@@ -153,29 +133,36 @@ out:
 
 PIDFD_COMPAT_PROBE_PROCESS_EXIT(probe_process_exit)
 
+/* The pid's last task is gone for good: its status is final. */
+static void finish_target(struct pidfd_target *target,
+			  struct task_struct *task)
+{
+	target->released = true;
+	if (!target->exit_recorded)
+		record_exit(target, READ_ONCE(task->exit_code),
+			    task_cgroup_id(task));
+	/* The target holds a reference on the pid: safe to wake. */
+	wake_up_all(&target->pid->wait_pidfd);
+}
+
 static void probe_process_free(void *data, struct task_struct *task)
 {
-	struct pidfd_target *target, *found = NULL;
+	struct pidfd_target *target;
 	unsigned long irqflags;
+	pid_t nr;
 
 	if (!atomic_read(&pidfd_live_targets))
 		return;
 
+	nr = READ_ONCE(task->pid);
+	rcu_read_lock();
 	spin_lock_irqsave(&targets_lock, irqflags);
-	hash_for_each_possible(targets_by_task, target, by_task,
-			       (unsigned long)task) {
-		if (target->exit_task == task) {
-			found = target;
-			break;
-		}
-	}
-	if (found) {
-		hash_del_rcu(&found->by_task);
-		found->exit_task = NULL;
-		/* The target holds a reference on the pid: safe to wake. */
-		wake_up_all(&found->pid->wait_pidfd);
-	}
+	hash_for_each_possible(targets_by_nr, target, by_nr, nr)
+		if (pid_nr(target->pid) == nr && !target->released &&
+		    !pid_has_task(target->pid, PIDTYPE_PID))
+			finish_target(target, task);
 	spin_unlock_irqrestore(&targets_lock, irqflags);
+	rcu_read_unlock();
 }
 
 /*
@@ -197,15 +184,9 @@ static void record_if_exiting(struct pidfd_target *target)
 	if (task && (READ_ONCE(task->flags) & PF_EXITING)) {
 		u64 cgroupid = cgroup_id(task_dfl_cgroup(task));
 
-		/*
-		 * Under rcu_read_lock(), so sched_process_free cannot run for
-		 * the task before it is watched.
-		 */
 		spin_lock_irqsave(&targets_lock, irqflags);
 		if (!target->exit_recorded)
 			record_exit(target, wait_status(task), cgroupid);
-		if (!thread_group_leader(task))
-			watch_release(target, task);
 		spin_unlock_irqrestore(&targets_lock, irqflags);
 	}
 	rcu_read_unlock();
@@ -234,19 +215,29 @@ struct pidfd_target *pidfd_target_get(struct pid *pid)
 		return NULL;
 	fresh->pid = get_pid(pid);
 	refcount_set(&fresh->users, 1);
-	INIT_HLIST_NODE(&fresh->by_task);
 
+	/*
+	 * In one RCU read section with the check for a task: a task released
+	 * after the check is freed after the section, when the target is in
+	 * the table for sched_process_free to find. Without a task, no free
+	 * will come for it.
+	 */
+	rcu_read_lock();
 	spin_lock_irq(&targets_lock);
 	target = lookup_rcu(pid);
 	if (target && refcount_inc_not_zero(&target->users)) {
 		spin_unlock_irq(&targets_lock);
+		rcu_read_unlock();
 		put_pid(fresh->pid);
 		kfree(fresh);
 		return target;
 	}
+	fresh->released = !pid_has_task(pid, PIDTYPE_PID);
 	hash_add_rcu(targets_by_pid, &fresh->by_pid, (unsigned long)pid);
+	hash_add(targets_by_nr, &fresh->by_nr, pid_nr(pid));
 	atomic_inc(&pidfd_live_targets);
 	spin_unlock_irq(&targets_lock);
+	rcu_read_unlock();
 
 	record_if_exiting(fresh);
 	return fresh;
@@ -260,8 +251,7 @@ void pidfd_target_put(struct pidfd_target *target)
 					   &irqflags))
 		return;
 	hash_del_rcu(&target->by_pid);
-	if (!hlist_unhashed(&target->by_task))
-		hash_del_rcu(&target->by_task);
+	hash_del(&target->by_nr);
 	atomic_dec(&pidfd_live_targets);
 	spin_unlock_irqrestore(&targets_lock, irqflags);
 
@@ -269,25 +259,43 @@ void pidfd_target_put(struct pidfd_target *target)
 	kfree_rcu(target, rcu);
 }
 
+static bool target_finished(struct pidfd_target *target)
+{
+	bool finished;
+
+	spin_lock_irq(&targets_lock);
+	finished = target->released ||
+		   pid_has_task(target->pid, PIDTYPE_PID);
+	spin_unlock_irq(&targets_lock);
+	return finished;
+}
+
 /**
- * pidfd_target_exit_status - the recorded exit of @target
- * @target: the target
+ * pidfd_target_exit_status - the recorded exit of a reaped @target
+ * @target: the target, whose pid has no task any more
  * @code: the wait(2) status, if recorded
  * @cgroupid: the cgroup the process exited in
  *
- * Return: true if the exit was recorded.
+ * Between the release of the pid's last task and sched_process_free (one
+ * RCU grace period) the status may still be coming: wait for it then.
+ *
+ * Return: 0 if the exit was recorded, -ESRCH if it never will be, -EINTR
+ * if a fatal signal came first.
  */
-bool pidfd_target_exit_status(struct pidfd_target *target, int *code,
-			      u64 *cgroupid)
+int pidfd_target_exit_status(struct pidfd_target *target, int *code,
+			     u64 *cgroupid)
 {
-	bool recorded;
+	int err;
 
+	if (wait_event_killable(target->pid->wait_pidfd,
+				target_finished(target)))
+		return -EINTR;
 	spin_lock_irq(&targets_lock);
-	recorded = target->exit_recorded;
+	err = target->exit_recorded ? 0 : -ESRCH;
 	*code = target->exit_code;
 	*cgroupid = target->exit_cgroupid;
 	spin_unlock_irq(&targets_lock);
-	return recorded;
+	return err;
 }
 
 struct tracepoint_hook {

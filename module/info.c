@@ -92,10 +92,12 @@ long pidfd_get_info(struct file *file, unsigned int cmd, void __user *uarg)
 	if (!task) {
 		u64 cgroupid;
 
-		if (!(request & PIDFD_INFO_EXIT) ||
-		    !pidfd_target_exit_status(pidfd_file_target(file),
-					      &info.exit_code, &cgroupid))
+		if (!(request & PIDFD_INFO_EXIT))
 			return -ESRCH;
+		err = pidfd_target_exit_status(pidfd_file_target(file),
+					       &info.exit_code, &cgroupid);
+		if (err)
+			return err;
 		info.cgroupid = cgroupid;
 		info.mask |= PIDFD_INFO_EXIT | PIDFD_INFO_CGROUPID;
 	}

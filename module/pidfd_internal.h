@@ -18,13 +18,13 @@
  */
 struct pidfd_target {
 	struct hlist_node by_pid;	/* in the table, keyed by @pid */
-	struct hlist_node by_task;	/* keyed by @exit_task, see exit_track.c */
+	struct hlist_node by_nr;	/* keyed by pid_nr(@pid), exit_track.c */
 	struct pid *pid;		/* counted reference */
 	refcount_t users;		/* open pidfd files */
 	struct rcu_head rcu;
 
-	/* Set once by the exit tracepoint; read under the table lock. */
-	struct task_struct *exit_task;	/* compared only, never dereferenced */
+	/* Written and read under the table lock. */
+	bool released;			/* the pid's last task was freed */
 	bool exit_recorded;
 	int exit_code;			/* wait(2) status */
 	u64 exit_cgroupid;
@@ -61,8 +61,8 @@ int pidfd_exit_track_init(void);
 void pidfd_exit_track_exit(void);
 struct pidfd_target *pidfd_target_get(struct pid *pid);
 void pidfd_target_put(struct pidfd_target *target);
-bool pidfd_target_exit_status(struct pidfd_target *target, int *code,
-			      u64 *cgroupid);
+int pidfd_target_exit_status(struct pidfd_target *target, int *code,
+			     u64 *cgroupid);
 extern atomic_t pidfd_live_targets;
 
 #endif /* PIDFD_INTERNAL_H */

@@ -81,7 +81,7 @@ static const struct difference {
 		"SIGCONT within the session, credentials refuse, thread scope or caller's siginfo",
 		"0 (check_kill_permission's same-session exemption)",
 		"EPERM",
-		"differences.md \"Signals\" 1: permission is asked with signal 0, which has no exemption",
+		"differences.md \"Signals\" 2: permission is asked with signal 0, which has no exemption",
 	},
 	[D_PROCESS_SIGINFO_QUEUE] = {
 		"process scope with a caller's siginfo, every thread blocking it",

@@ -426,6 +426,66 @@ START_TEST(info_foreign_pidns)
 }
 END_TEST
 
+/* GET_INFO(EXIT) on @fd once its pid has lost its task (POLLHUP). */
+static int exit_code_after_release(int fd)
+{
+	struct pidfd_info info;
+	int64_t start = pt_now_ms();
+
+	while (!(pt_poll1(fd, POLLIN, 0) & POLLHUP) &&
+	       pt_now_ms() - start < 20000)
+		usleep(10000);
+	ck_assert_msg(pt_get_info(fd, &info, PIDFD_INFO_EXIT) == 0,
+		      "GET_INFO(EXIT) after the exec: %s", pt_errname(errno));
+	ck_assert_msg(info.mask & PIDFD_INFO_EXIT, "no EXIT (mask %#llx)",
+		      (unsigned long long)info.mask);
+	return info.exit_code;
+}
+
+/*
+ * A thread execs: its own thread ID goes with the old leader, whose exit
+ * upstream (6.15+) records on that struct pid: @leader_code's status if the
+ * leader had left on its own before, else 0 (killed by the exec). Both the
+ * PIDFD_THREAD pidfd and the thread ID pidfd see it; the process's own
+ * pidfd sees a live process.
+ */
+static void check_exec_exit(int leader_code)
+{
+	struct pidfd_info info;
+	struct pt_exec_child c;
+	int tfd, idfd, pfd, want;
+
+	pt_fork_exec_child(&c);
+	tfd = pt_open_ok(c.tid, PIDFD_THREAD);
+	idfd = pt_open_ok(c.tid, 0);
+	pfd = pt_open_ok(c.pid, 0);
+	if (leader_code >= 0)
+		pt_exec_child_leader_exit(&c, leader_code);
+	pt_exec_child_exec(&c, 0);
+	want = leader_code >= 0 ? leader_code << 8 : 0;
+	ck_assert_int_eq(exit_code_after_release(tfd), want);
+	ck_assert_int_eq(exit_code_after_release(idfd), want);
+	ck_assert_ok(pt_get_info(pfd, &info, PIDFD_INFO_PID | PIDFD_INFO_EXIT));
+	ck_assert_msg(!(info.mask & PIDFD_INFO_EXIT), "EXIT for a live process");
+	ck_assert_int_eq(info.pid, c.pid);
+	pt_exec_child_end(&c);
+	close(pfd);
+	close(idfd);
+	close(tfd);
+}
+
+START_TEST(exit_thread_exec_leader_alive)
+{
+	check_exec_exit(-1);
+}
+END_TEST
+
+START_TEST(exit_thread_exec_leader_gone)
+{
+	check_exec_exit(7);
+}
+END_TEST
+
 static Suite *info_suite(void)
 {
 	Suite *s = suite_create("info");
@@ -449,6 +509,8 @@ static Suite *info_suite(void)
 	tcase_add_test(tc, exit_sigkill);
 	tcase_add_test(tc, exit_sigterm);
 	tcase_add_test(tc, exit_non_child);
+	tcase_add_test(tc, exit_thread_exec_leader_alive);
+	tcase_add_test(tc, exit_thread_exec_leader_gone);
 	return s;
 }
 

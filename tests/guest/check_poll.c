@@ -308,14 +308,31 @@ static pid_t fork_with_thread(void *(*fn)(void *), struct thread_arg *a,
 	return pid;
 }
 
-static void *thread_exec(void *arg)
+/*
+ * Once the thread's pidfd reported POLLIN after an exec, POLLHUP follows
+ * when the old leader, which took the thread's ID, has been released;
+ * POLLIN stays set, so there is nothing to sleep on: look again until then.
+ */
+static void assert_hup_follows(int fd)
 {
-	struct thread_arg *a = arg;
+	int64_t start = pt_now_ms();
+	int ev = pt_poll1(fd, IN, 0);
 
-	pt_sync_put(&a->ready, pt_gettid());
-	pt_sync_get(&a->go, 60000);
-	execl("/bin/sleep", "sleep", "30", (char *)NULL);
-	_exit(3);
+	while (!(ev & POLLHUP) && pt_now_ms() - start < 20000) {
+		usleep(10000);
+		ev = pt_poll1(fd, IN, 0);
+	}
+	ck_assert_msg(ev & POLLHUP, "no POLLHUP after exec (%d)", ev);
+}
+
+/* The process lives on after the exec, as the new program, under its PID. */
+static void assert_process_lives_on(struct pt_exec_child *c)
+{
+	int pfd = pt_open_ok(c->pid, 0);
+
+	ck_assert_int_eq(pt_poll1(pfd, IN, 200), 0);
+	close(pfd);
+	pt_exec_child_end(c);
 }
 
 /*
@@ -326,37 +343,83 @@ static void *thread_exec(void *arg)
  */
 START_TEST(poll_thread_pidfd_exec)
 {
-	struct thread_arg a;
-	int64_t start;
-	pid_t pid, tid;
-	int tfd, pfd, ev;
+	struct pt_exec_child c;
+	int tfd, ev;
 
-	pid = fork_with_thread(thread_exec, &a, &tid);
-	tfd = pt_open_ok(tid, PIDFD_THREAD);
-	pfd = pt_open_ok(pid, 0);
+	pt_fork_exec_child(&c);
+	tfd = pt_open_ok(c.tid, PIDFD_THREAD);
 	ck_assert_int_eq(pt_poll1(tfd, IN, 0), 0);
-	start = pt_now_ms();
-	pt_sync_put(&a.go, 1);
+	pt_exec_child_exec(&c, 300);
 	ev = poll_woken(tfd);
 	ck_assert_msg(ev > 0 && (ev & IN) == IN,
-		      "thread pidfd after exec: poll gave %d after %lld ms", ev,
-		      (long long)(pt_now_ms() - start));
-	/*
-	 * POLLHUP follows once the old leader, which took the thread's ID,
-	 * has been released; POLLIN stays set, so there is nothing to sleep
-	 * on: look again until then.
-	 */
-	while (!(ev & POLLHUP) && pt_now_ms() - start < 20000) {
-		usleep(10000);
-		ev = pt_poll1(tfd, IN, 0);
-	}
-	ck_assert_msg(ev & POLLHUP, "no POLLHUP after exec (%d)", ev);
-	/* The process lives on, as the new program, under its own PID. */
-	ck_assert_int_eq(pt_poll1(pfd, IN, 200), 0);
-	ck_assert_ok(pt_send_signal(pfd, SIGKILL, NULL, 0));
-	ck_assert_int_eq(pt_reap(pid), 128 + SIGKILL);
+		      "thread pidfd after exec: poll gave %d", ev);
+	assert_hup_follows(tfd);
+	assert_process_lives_on(&c);
 	close(tfd);
-	close(pfd);
+}
+END_TEST
+
+/*
+ * The same after the leader has left on its own (SYS_exit): no exit of the
+ * leader can announce the exec then; before the fix, 5.10 and 6.1 never
+ * woke this poll. The pidfd is opened after the leader left.
+ */
+START_TEST(poll_thread_pidfd_exec_leader_gone)
+{
+	struct pt_exec_child c;
+	int tfd, ev;
+
+	pt_fork_exec_child(&c);
+	pt_exec_child_leader_exit(&c, 7);
+	tfd = pt_open_ok(c.tid, PIDFD_THREAD);
+	ck_assert_int_eq(pt_poll1(tfd, IN, 0), 0);
+	pt_exec_child_exec(&c, 300);
+	ev = poll_woken(tfd);
+	ck_assert_msg(ev > 0 && (ev & IN) == IN,
+		      "thread pidfd after exec without leader: poll gave %d",
+		      ev);
+	assert_hup_follows(tfd);
+	assert_process_lives_on(&c);
+	close(tfd);
+}
+END_TEST
+
+/*
+ * epoll, as the report had it, on pidfds opened before the leader left:
+ * one PIDFD_THREAD, one with flags 0 (the 2019 thread ID pidfd).
+ */
+START_TEST(epoll_thread_pidfd_exec_leader_gone)
+{
+	struct epoll_event ev = { .events = EPOLLIN }, out[2];
+	struct pt_exec_child c;
+	int tfd, idfd, ep, n;
+	int64_t start;
+
+	pt_fork_exec_child(&c);
+	tfd = pt_open_ok(c.tid, PIDFD_THREAD);
+	idfd = pt_open_ok(c.tid, 0);
+	pt_exec_child_leader_exit(&c, 7);
+	ep = epoll_create1(EPOLL_CLOEXEC);
+	ck_assert_ok(ep);
+	ck_assert_ok(epoll_ctl(ep, EPOLL_CTL_ADD, tfd, &ev));
+	ck_assert_ok(epoll_ctl(ep, EPOLL_CTL_ADD, idfd, &ev));
+	ck_assert_int_eq(epoll_wait(ep, out, 2, 0), 0);
+	pt_exec_child_exec(&c, 300);
+	start = pt_now_ms();
+	do
+		n = epoll_wait(ep, out, 2, WAIT_MS);
+	while (n < 0 && errno == EINTR);
+	ck_assert_msg(n >= 1 && (out[0].events & EPOLLIN),
+		      "epoll_wait gave %d after %lld ms", n,
+		      (long long)(pt_now_ms() - start));
+	ck_assert_msg(pt_now_ms() - start < WAIT_MS - 5000,
+		      "epoll_wait returned only at its timeout: no wakeup");
+	assert_hup_follows(tfd);
+	assert_hup_follows(idfd);
+	assert_process_lives_on(&c);
+	close(ep);
+	close(idfd);
+	close(tfd);
 }
 END_TEST
 
@@ -459,6 +522,8 @@ static Suite *poll_suite(void)
 	tcase_add_test(tc, poll_thread_pidfd);
 	tcase_add_test(tc, poll_thread_pidfd_other_process);
 	tcase_add_test(tc, poll_thread_pidfd_exec);
+	tcase_add_test(tc, poll_thread_pidfd_exec_leader_gone);
+	tcase_add_test(tc, epoll_thread_pidfd_exec_leader_gone);
 
 	tc = pt_tcase(s, "stress");
 	tcase_set_timeout(tc, 120);

@@ -5,6 +5,7 @@
 #include <grp.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -330,6 +331,70 @@ void *pt_idle_thread(void *arg)
 	for (;;)
 		pause();
 	return NULL;
+}
+
+/* ---- a thread that execs ------------------------------------------ */
+
+static void *exec_thread_main(void *arg)
+{
+	struct pt_exec_child *c = arg;
+	int delay;
+
+	/* Kept across the exec: the new program dies with the test too. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	pt_sync_put(&c->ready, pt_gettid());
+	delay = pt_sync_get(&c->exec, -1);
+	if (delay > 0)
+		usleep((useconds_t)delay * 1000);
+	execl("/bin/sleep", "sleep", "30", (char *)NULL);
+	_exit(3);
+}
+
+void pt_fork_exec_child(struct pt_exec_child *c)
+{
+	pt_sync_init(&c->ready);
+	pt_sync_init(&c->leave);
+	pt_sync_init(&c->exec);
+	c->pid = pt_fork();
+	if (c->pid == 0) {
+		pthread_t th;
+		int code;
+
+		if (pthread_create(&th, NULL, exec_thread_main, c))
+			_exit(2);
+		code = pt_sync_get(&c->leave, -1);
+		if (code >= 0)
+			syscall(SYS_exit, code);
+		for (;;)
+			pause();
+	}
+	ck_assert_int_gt(c->pid, 0);
+	c->tid = pt_sync_get(&c->ready, 10000);
+	ck_assert_msg(c->tid > 0, "the exec thread did not start");
+}
+
+void pt_exec_child_leader_exit(struct pt_exec_child *c, int code)
+{
+	int i;
+
+	pt_sync_put(&c->leave, code);
+	for (i = 0; i < 2000 && pt_alive(c->pid); i++)
+		usleep(5000);
+	ck_assert_msg(!pt_alive(c->pid), "the leader of %d did not exit",
+		      c->pid);
+}
+
+void pt_exec_child_exec(struct pt_exec_child *c, int delay_ms)
+{
+	pt_sync_put(&c->exec, delay_ms);
+}
+
+void pt_exec_child_end(struct pt_exec_child *c)
+{
+	pt_kill_reap(c->pid);
+	pt_sync_close(&c->ready);
+	pt_sync_close(&c->leave);
+	pt_sync_close(&c->exec);
 }
 
 /* ---- /proc --------------------------------------------------------- */

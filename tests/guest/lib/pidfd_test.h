@@ -140,6 +140,28 @@ void pt_sync_close(struct pt_sync *s);
 /* A thread body: reports its TID through the pt_sync @arg, then idles. */
 void *pt_idle_thread(void *arg);
 
+/*
+ * A child process with a second thread that calls execve(2) on command
+ * (the exec corner of docs/differences.md, "Poll"). The leader idles until
+ * pt_exec_child_leader_exit(); the thread until pt_exec_child_exec(), then
+ * it execs /bin/sleep 30, taking over the process's PID while its own
+ * thread ID goes away with the old leader.
+ */
+struct pt_exec_child {
+	pid_t pid;		/* the process (its leader's TID) */
+	pid_t tid;		/* the thread that execs */
+	struct pt_sync ready;	/* child to test: the thread's TID */
+	struct pt_sync leave;	/* test to leader: SYS_exit(code) */
+	struct pt_sync exec;	/* test to thread: exec after N ms */
+};
+void pt_fork_exec_child(struct pt_exec_child *c);
+/* The leader alone leaves with SYS_exit(@code); returns once it is a zombie. */
+void pt_exec_child_leader_exit(struct pt_exec_child *c, int code);
+/* The thread execs @delay_ms from now. */
+void pt_exec_child_exec(struct pt_exec_child *c, int delay_ms);
+/* Kills and reaps the process, closes the pipes. */
+void pt_exec_child_end(struct pt_exec_child *c);
+
 /* ---- /proc and friends --------------------------------------------- */
 
 /*
