@@ -12,8 +12,9 @@
 #include <linux/proc_fs.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
+#include <linux/rcupdate.h>
+#include <linux/sched/task.h>
 #include <linux/security.h>
-#include <linux/string.h>
 
 /*
  * 5.12 made file_open_root() take a struct path (commit ffb37ca3bd16,
@@ -56,59 +57,48 @@ static void probe##_compat(void *data, struct task_struct *task)	\
 #endif
 
 /*
- * Is the AppArmor label of @task exactly @label? For current, the label of
- * its subjective credentials (what the task_kill hook judges a sender by),
- * else the task's objective one. False whenever it cannot be read: a
- * caller treats that as "confined". 7.x names the LSM it asks; before, the
- * one secid LSM answers (SELinux and Smack exclude AppArmor there).
+ * Does AppArmor see @task with the label init_task has, its root
+ * namespace's unconfined label? With @subj, the caller's subjective
+ * credentials (what the task_kill hook judges a sender by), else the task's
+ * objective ones. Labels are compared by identity, never by name (anyone
+ * may load a profile called "unconfined"): the secid, or with 7.x's
+ * lsm_prop the label pointer. Called under rcu_read_lock(), which keeps the
+ * label alive between the getter and the comparison. False when it cannot
+ * be told: a caller takes that as "confined".
  */
-#if defined(PIDFD_HAVE_LSMPROP_TO_SECCTX_LSMID)
-static inline bool pidfd_apparmor_label_is(struct task_struct *task,
-					   const char *label)
+static inline bool pidfd_apparmor_unconfined(struct task_struct *task,
+					     bool subj)
 {
-	struct lsm_context ctx;
-	struct lsm_prop prop;
-	bool is;
+#if defined(PIDFD_HAVE_TASK_GETLSMPROP_OBJ) && defined(CONFIG_SECURITY_APPARMOR)
+	struct lsm_prop init, prop;
 
-	if (task == current)
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "AppArmor label outside RCU");
+	security_task_getlsmprop_obj(&init_task, &init);
+	if (subj)
 		security_current_getlsmprop_subj(&prop);
 	else
 		security_task_getlsmprop_obj(task, &prop);
-	if (security_lsmprop_to_secctx(&prop, &ctx, LSM_ID_APPARMOR) < 0)
-		return false;
-	is = ctx.id == LSM_ID_APPARMOR && ctx.context &&
-	     strlen(ctx.context) == ctx.len && !strcmp(ctx.context, label);
-	security_release_secctx(&ctx);
-	return is;
-}
-#elif defined(PIDFD_HAVE_SECID_TO_SECCTX_CHARP)
-static inline bool pidfd_apparmor_label_is(struct task_struct *task,
-					   const char *label)
-{
-	u32 secid = 0, len;
-	char *ctx;
-	bool is;
+	return init.apparmor.label && prop.apparmor.label == init.apparmor.label;
+#elif defined(PIDFD_HAVE_TASK_GETSECID_OBJ)
+	u32 init = 0, secid = 0;
 
-#ifdef PIDFD_HAVE_TASK_GETSECID_OBJ
-	if (task == current)
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "AppArmor label outside RCU");
+	security_task_getsecid_obj(&init_task, &init);
+	if (subj)
 		security_current_getsecid_subj(&secid);
 	else
 		security_task_getsecid_obj(task, &secid);
-#else
+	return init && secid == init;
+#elif defined(PIDFD_HAVE_TASK_GETSECID)
+	u32 init = 0, secid = 0;
+
+	/* Before 5.13 there is one getter: subjective and objective are one. */
+	security_task_getsecid(&init_task, &init);
 	security_task_getsecid(task, &secid);
-#endif
-	if (!secid || security_secid_to_secctx(secid, &ctx, &len))
-		return false;
-	is = strnlen(ctx, len) == strlen(label) && !strncmp(ctx, label, len);
-	security_release_secctx(ctx, len);
-	return is;
-}
+	return init && secid == init;
 #else
-static inline bool pidfd_apparmor_label_is(struct task_struct *task,
-					   const char *label)
-{
 	return false;
-}
 #endif
+}
 
 #endif /* PIDFD_COMPAT_H */

@@ -15,7 +15,7 @@
  * period after release_task() detached it from its struct pid. The task no
  * longer points to that struct pid then, but its ->pid still holds the
  * pid's number in the initial namespace, and a struct pid's number never
- * changes. So each target is also hashed by that number, and the free of a
+ * changes. So targets are hashed by that number, and the free of a
  * task with number N finishes every target numbered N whose pid has no
  * task left: it records the task's exit code if nothing was recorded (the
  * status upstream's pidfs_exit() keeps at release), and wakes the waiters.
@@ -25,35 +25,89 @@
  * thread's old number.
  *
  * Both probes run for every exiting task in the system: they return at once
- * when no pidfd is open and otherwise do one RCU hash lookup.
+ * when no pidfd is open and otherwise do one or two lockless lookups in an
+ * rhashtable (an rhltable: a released pid and a new one may share a
+ * number), which stays O(1) as it grows; a lock is taken only on a target
+ * that matched, its own.
+ *
+ * Tracepoint probes run with preemption disabled, and on PREEMPT_RT the
+ * free probe also runs in a thread that must not sleep: so a target's lock
+ * is a raw spinlock, and the probes never wake a waitqueue themselves
+ * (its lock sleeps on RT). A finished target is handed, with a reference,
+ * to an irq_work, which wakes its waiters in hard interrupt context, or on
+ * RT in the irq_work thread. The table itself is changed only in process
+ * context (rhashtable's bucket locks disable softirqs, and may allocate):
+ * a last reference dropped by the irq_work hands the free to a work item.
  */
 #include <linux/cgroup.h>
-#include <linux/hashtable.h>
+#include <linux/irq_work.h>
+#include <linux/jhash.h>
+#include <linux/llist.h>
+#include <linux/mutex.h>
+#include <linux/rhashtable.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/tracepoint.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 
 #include "pidfd_internal.h"
 
-#define PIDFD_TABLE_BITS 8
+static u32 nr_hash(pid_t nr, u32 seed)
+{
+	return jhash_1word((u32)nr, seed);
+}
 
-static DEFINE_HASHTABLE(targets_by_pid, PIDFD_TABLE_BITS);
-static DEFINE_HASHTABLE(targets_by_nr, PIDFD_TABLE_BITS);
-/* Taken from the free tracepoint, which runs in RCU callback context. */
-static DEFINE_SPINLOCK(targets_lock);
+static u32 target_key_hash(const void *key, u32 len, u32 seed)
+{
+	return nr_hash(*(const pid_t *)key, seed);
+}
+
+static u32 target_obj_hash(const void *obj, u32 len, u32 seed)
+{
+	const struct pidfd_target *target = obj;
+
+	return nr_hash(pid_nr(target->pid), seed);
+}
+
+static int target_obj_cmp(struct rhashtable_compare_arg *arg, const void *obj)
+{
+	const struct pidfd_target *target = obj;
+
+	return pid_nr(target->pid) != *(const pid_t *)arg->key;
+}
+
+/* The key is the pid's number, read through the target's struct pid. */
+static const struct rhashtable_params targets_params = {
+	.head_offset		= offsetof(struct pidfd_target, by_nr),
+	.key_len		= sizeof(pid_t),
+	.hashfn			= target_key_hash,
+	.obj_hashfn		= target_obj_hash,
+	.obj_cmpfn		= target_obj_cmp,
+	.automatic_shrinking	= true,
+};
+
+static struct rhltable targets;
+/* Serialises creation, so that a struct pid has one live target. */
+static DEFINE_MUTEX(targets_create_lock);
+static struct kmem_cache *target_cache;
+
+/* Finished targets whose waiters are still to be woken (wake_targets). */
+static LLIST_HEAD(targets_to_wake);
+static void wake_targets(struct irq_work *work);
+static struct irq_work wake_work;
+
+/* Targets whose last reference the irq_work dropped (free_targets). */
+static LLIST_HEAD(targets_to_free);
+static void free_targets(struct work_struct *work);
+static DECLARE_WORK(free_work, free_targets);
 
 atomic_t pidfd_live_targets = ATOMIC_INIT(0);
 
-static struct pidfd_target *lookup_rcu(struct pid *pid)
+/* The targets numbered @nr (several: a released pid and a new one). */
+static struct rhlist_head *lookup_nr_rcu(pid_t nr)
 {
-	struct pidfd_target *target;
-
-	hash_for_each_possible_rcu(targets_by_pid, target, by_pid,
-				   (unsigned long)pid)
-		if (target->pid == pid)
-			return target;
-	return NULL;
+	return rhltable_lookup(&targets, &nr, targets_params);
 }
 
 static u64 task_cgroup_id(struct task_struct *task)
@@ -66,7 +120,7 @@ static u64 task_cgroup_id(struct task_struct *task)
 	return id;
 }
 
-/* Called with targets_lock held. */
+/* Called with @target->lock held. */
 static void record_exit(struct pidfd_target *target, int code, u64 cgroupid)
 {
 	target->exit_recorded = true;
@@ -75,19 +129,53 @@ static void record_exit(struct pidfd_target *target, int code, u64 cgroupid)
 }
 
 /*
- * The wait(2) status of @task as far as it is known: the group exit code
- * once its group is being taken down together (exit_group(2), a fatal
- * signal), else its own exit code. For a group leader that wait(2) reports
- * for the whole group, a group exit that comes after the leader has exited
- * is recorded by the group's last thread.
+ * The status to record for @task's own pid, as far as it is known. A group
+ * leader's is what wait(2) reports for the whole group: the group exit
+ * code once the group is being taken down together (exit_group(2), a
+ * fatal signal, or since 5.17 the last thread's exit), else its own code.
+ * For a group exit that comes after the leader has exited, the group's
+ * last thread records it (probe_process_exit()).
+ *
+ * Any other thread's is its own exit code: do_exit() was given the group
+ * code when the thread went down with its group. The group code can be set
+ * by a later thread while this one is between do_exit() and the
+ * tracepoint, and must not be taken for its own then.
  */
-static int wait_status(struct task_struct *task)
+static int own_status(struct task_struct *task)
 {
 	struct signal_struct *sig = task->signal;
 
-	if (READ_ONCE(sig->flags) & SIGNAL_GROUP_EXIT)
+	if (thread_group_leader(task) &&
+	    (READ_ONCE(sig->flags) & SIGNAL_GROUP_EXIT))
 		return READ_ONCE(sig->group_exit_code);
 	return READ_ONCE(task->exit_code);
+}
+
+/*
+ * Records @code on every target of @pid (a dying one and a new one may be
+ * in the table together). The cgroup id is read only once one matched.
+ * Called under rcu_read_lock().
+ */
+static void record_pid_exit(struct pid *pid, int code,
+			    struct task_struct *task)
+{
+	struct pidfd_target *target;
+	struct rhlist_head *pos;
+	unsigned long irqflags;
+	bool have_cgroupid = false;
+	u64 cgroupid = 0;
+
+	rhl_for_each_entry_rcu(target, pos, lookup_nr_rcu(pid_nr(pid)), by_nr) {
+		if (target->pid != pid)
+			continue;
+		if (!have_cgroupid) {
+			cgroupid = task_cgroup_id(task);
+			have_cgroupid = true;
+		}
+		raw_spin_lock_irqsave(&target->lock, irqflags);
+		record_exit(target, code, cgroupid);
+		raw_spin_unlock_irqrestore(&target->lock, irqflags);
+	}
 }
 
 /*
@@ -98,10 +186,6 @@ static int wait_status(struct task_struct *task)
  */
 static void probe_process_exit(void *data, struct task_struct *task)
 {
-	struct pidfd_target *own, *leader = NULL;
-	unsigned long irqflags;
-	u64 cgroupid;
-
 	/*
 	 * Pairs with the barrier in record_if_exiting(): either this probe
 	 * sees a target opened meanwhile, or the opener sees this task
@@ -111,58 +195,80 @@ static void probe_process_exit(void *data, struct task_struct *task)
 	if (!atomic_read(&pidfd_live_targets))
 		return;
 
-	cgroupid = task_cgroup_id(task);
-
 	rcu_read_lock();
-	own = lookup_rcu(task_pid(task));
+	record_pid_exit(task_pid(task), own_status(task), task);
 	if (!thread_group_leader(task) && !atomic_read(&task->signal->live) &&
 	    (READ_ONCE(task->signal->flags) & SIGNAL_GROUP_EXIT))
-		leader = lookup_rcu(task_tgid(task));
-	if (!own && !leader)
-		goto out;
-
-	spin_lock_irqsave(&targets_lock, irqflags);
-	if (own && !hlist_unhashed(&own->by_pid))
-		record_exit(own, wait_status(task), cgroupid);
-	if (leader && !hlist_unhashed(&leader->by_pid))
-		record_exit(leader, task->signal->group_exit_code, cgroupid);
-	spin_unlock_irqrestore(&targets_lock, irqflags);
-out:
+		record_pid_exit(task_tgid(task),
+				READ_ONCE(task->signal->group_exit_code), task);
 	rcu_read_unlock();
 }
 
 PIDFD_COMPAT_PROBE_PROCESS_EXIT(probe_process_exit)
 
-/* The pid's last task is gone for good: its status is final. */
-static void finish_target(struct pidfd_target *target,
+/*
+ * The pid's last task is gone for good: its status is final. Returns true
+ * if the target was queued for wake_targets(). Called with @target->lock
+ * held.
+ */
+static bool finish_target(struct pidfd_target *target,
 			  struct task_struct *task)
 {
 	target->released = true;
 	if (!target->exit_recorded)
 		record_exit(target, READ_ONCE(task->exit_code),
 			    task_cgroup_id(task));
-	/* The target holds a reference on the pid: safe to wake. */
-	wake_up_all(&target->pid->wait_pidfd);
+	/* Released only once, so queued at most once. */
+	if (!refcount_inc_not_zero(&target->users))
+		return false;	/* its last pidfd is being closed */
+	llist_add(&target->wake_node, &targets_to_wake);
+	return true;
+}
+
+/*
+ * A last reference dropped here (the pidfds were closed while the wakeup
+ * was queued) cannot take the target out of the table in this context:
+ * free_targets() does.
+ */
+static void wake_targets(struct irq_work *work)
+{
+	struct llist_node *list = llist_del_all(&targets_to_wake);
+	struct pidfd_target *target, *next;
+	bool queued = false;
+
+	llist_for_each_entry_safe(target, next, list, wake_node) {
+		wake_up_all(&target->pid->wait_pidfd);
+		if (refcount_dec_and_test(&target->users)) {
+			llist_add(&target->wake_node, &targets_to_free);
+			queued = true;
+		}
+	}
+	if (queued)
+		schedule_work(&free_work);
 }
 
 static void probe_process_free(void *data, struct task_struct *task)
 {
 	struct pidfd_target *target;
+	struct rhlist_head *pos;
 	unsigned long irqflags;
-	pid_t nr;
+	bool queued = false;
 
 	if (!atomic_read(&pidfd_live_targets))
 		return;
 
-	nr = READ_ONCE(task->pid);
 	rcu_read_lock();
-	spin_lock_irqsave(&targets_lock, irqflags);
-	hash_for_each_possible(targets_by_nr, target, by_nr, nr)
-		if (pid_nr(target->pid) == nr && !target->released &&
+	rhl_for_each_entry_rcu(target, pos, lookup_nr_rcu(READ_ONCE(task->pid)),
+			       by_nr) {
+		raw_spin_lock_irqsave(&target->lock, irqflags);
+		if (!target->released &&
 		    !pid_has_task(target->pid, PIDTYPE_PID))
-			finish_target(target, task);
-	spin_unlock_irqrestore(&targets_lock, irqflags);
+			queued |= finish_target(target, task);
+		raw_spin_unlock_irqrestore(&target->lock, irqflags);
+	}
 	rcu_read_unlock();
+	if (queued)
+		irq_work_queue(&wake_work);
 }
 
 /*
@@ -175,47 +281,53 @@ static void probe_process_free(void *data, struct task_struct *task)
 static void record_if_exiting(struct pidfd_target *target)
 {
 	struct task_struct *task;
-	unsigned long irqflags;
 
 	/* Pairs with the barrier in probe_process_exit(). */
 	smp_mb();
 	rcu_read_lock();
 	task = pid_task(target->pid, PIDTYPE_PID);
 	if (task && (READ_ONCE(task->flags) & PF_EXITING)) {
-		u64 cgroupid = cgroup_id(task_dfl_cgroup(task));
+		u64 cgroupid = task_cgroup_id(task);
 
-		spin_lock_irqsave(&targets_lock, irqflags);
+		raw_spin_lock_irq(&target->lock);
 		if (!target->exit_recorded)
-			record_exit(target, wait_status(task), cgroupid);
-		spin_unlock_irqrestore(&targets_lock, irqflags);
+			record_exit(target, own_status(task), cgroupid);
+		raw_spin_unlock_irq(&target->lock);
 	}
 	rcu_read_unlock();
 }
 
-/**
- * pidfd_target_get - find or create the target of @pid, and take a user
- * @pid: the struct pid; the target takes its own reference
- *
- * Return: the target, or NULL when out of memory.
- */
-struct pidfd_target *pidfd_target_get(struct pid *pid)
+/* A live target of @pid with a new user, or NULL. */
+static struct pidfd_target *target_find_get(struct pid *pid)
 {
-	struct pidfd_target *target, *fresh;
+	struct pidfd_target *target;
+	struct rhlist_head *pos;
 
 	rcu_read_lock();
-	target = lookup_rcu(pid);
-	if (target && !refcount_inc_not_zero(&target->users))
-		target = NULL;
+	rhl_for_each_entry_rcu(target, pos, lookup_nr_rcu(pid_nr(pid)), by_nr)
+		if (target->pid == pid && refcount_inc_not_zero(&target->users))
+			goto out;
+	target = NULL;
+out:
 	rcu_read_unlock();
-	if (target)
-		return target;
+	return target;
+}
 
-	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL);
+static struct pidfd_target *target_create(struct pid *pid)
+{
+	struct pidfd_target *fresh;
+	pid_t nr = pid_nr(pid);
+	int err;
+
+	fresh = kmem_cache_zalloc(target_cache, GFP_KERNEL);
 	if (!fresh)
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 	fresh->pid = get_pid(pid);
 	refcount_set(&fresh->users, 1);
+	raw_spin_lock_init(&fresh->lock);
 
+	/* Before the insert: a probe that finds the target must not skip. */
+	atomic_inc(&pidfd_live_targets);
 	/*
 	 * In one RCU read section with the check for a task: a task released
 	 * after the check is freed after the section, when the target is in
@@ -223,50 +335,90 @@ struct pidfd_target *pidfd_target_get(struct pid *pid)
 	 * will come for it.
 	 */
 	rcu_read_lock();
-	spin_lock_irq(&targets_lock);
-	target = lookup_rcu(pid);
-	if (target && refcount_inc_not_zero(&target->users)) {
-		spin_unlock_irq(&targets_lock);
-		rcu_read_unlock();
-		put_pid(fresh->pid);
-		kfree(fresh);
-		return target;
+	err = rhltable_insert_key(&targets, &nr, &fresh->by_nr, targets_params);
+	if (err)
+		err = -ENOMEM;	/* the table could not grow */
+	if (!err && !pid_has_task(pid, PIDTYPE_PID)) {
+		raw_spin_lock_irq(&fresh->lock);
+		fresh->released = true;
+		raw_spin_unlock_irq(&fresh->lock);
 	}
-	fresh->released = !pid_has_task(pid, PIDTYPE_PID);
-	hash_add_rcu(targets_by_pid, &fresh->by_pid, (unsigned long)pid);
-	hash_add(targets_by_nr, &fresh->by_nr, pid_nr(pid));
-	atomic_inc(&pidfd_live_targets);
-	spin_unlock_irq(&targets_lock);
 	rcu_read_unlock();
-
-	record_if_exiting(fresh);
+	if (err) {
+		atomic_dec(&pidfd_live_targets);
+		put_pid(fresh->pid);
+		kmem_cache_free(target_cache, fresh);
+		return ERR_PTR(err);
+	}
 	return fresh;
 }
 
+/**
+ * pidfd_target_get - find or create the target of @pid, and take a user
+ * @pid: the struct pid; the target takes its own reference
+ *
+ * Return: the target, or an ERR_PTR() (-ENOMEM).
+ */
+struct pidfd_target *pidfd_target_get(struct pid *pid)
+{
+	struct pidfd_target *target;
+
+	target = target_find_get(pid);
+	if (target)
+		return target;
+
+	mutex_lock(&targets_create_lock);
+	target = target_find_get(pid);
+	if (!target)
+		target = target_create(pid);
+	mutex_unlock(&targets_create_lock);
+	if (!IS_ERR(target))
+		record_if_exiting(target);
+	return target;
+}
+
+static void target_free_rcu(struct rcu_head *rcu)
+{
+	struct pidfd_target *target = container_of(rcu, struct pidfd_target,
+						   rcu);
+
+	/* The probes may still have compared with or locked it until now. */
+	put_pid(target->pid);
+	kmem_cache_free(target_cache, target);
+}
+
+/* Out of the table; freed once no lockless reader can see it. */
+static void target_free(struct pidfd_target *target)
+{
+	rhltable_remove(&targets, &target->by_nr, targets_params);
+	atomic_dec(&pidfd_live_targets);
+	call_rcu(&target->rcu, target_free_rcu);
+}
+
+static void free_targets(struct work_struct *work)
+{
+	struct llist_node *list = llist_del_all(&targets_to_free);
+	struct pidfd_target *target, *next;
+
+	llist_for_each_entry_safe(target, next, list, wake_node)
+		target_free(target);
+}
+
+/* Process context only (pidfd_release(), error paths). */
 void pidfd_target_put(struct pidfd_target *target)
 {
-	unsigned long irqflags;
-
-	if (!refcount_dec_and_lock_irqsave(&target->users, &targets_lock,
-					   &irqflags))
-		return;
-	hash_del_rcu(&target->by_pid);
-	hash_del(&target->by_nr);
-	atomic_dec(&pidfd_live_targets);
-	spin_unlock_irqrestore(&targets_lock, irqflags);
-
-	put_pid(target->pid);
-	kfree_rcu(target, rcu);
+	if (refcount_dec_and_test(&target->users))
+		target_free(target);
 }
 
 static bool target_finished(struct pidfd_target *target)
 {
 	bool finished;
 
-	spin_lock_irq(&targets_lock);
+	raw_spin_lock_irq(&target->lock);
 	finished = target->released ||
 		   pid_has_task(target->pid, PIDTYPE_PID);
-	spin_unlock_irq(&targets_lock);
+	raw_spin_unlock_irq(&target->lock);
 	return finished;
 }
 
@@ -290,11 +442,11 @@ int pidfd_target_exit_status(struct pidfd_target *target, int *code,
 	if (wait_event_killable(target->pid->wait_pidfd,
 				target_finished(target)))
 		return -EINTR;
-	spin_lock_irq(&targets_lock);
+	raw_spin_lock_irq(&target->lock);
 	err = target->exit_recorded ? 0 : -ESRCH;
 	*code = target->exit_code;
 	*cgroupid = target->exit_cgroupid;
-	spin_unlock_irq(&targets_lock);
+	raw_spin_unlock_irq(&target->lock);
 	return err;
 }
 
@@ -335,6 +487,17 @@ int pidfd_exit_track_init(void)
 {
 	int i, err;
 
+	/*
+	 * Any user can make the module allocate targets: charge them to the
+	 * caller's memory cgroup, as the kernel charges its files.
+	 */
+	target_cache = KMEM_CACHE(pidfd_target, SLAB_ACCOUNT);
+	if (!target_cache)
+		return -ENOMEM;
+	err = rhltable_init(&targets, &targets_params);
+	if (err)
+		goto err_cache;
+	init_irq_work(&wake_work, wake_targets);
 	for_each_kernel_tracepoint(find_tracepoint, NULL);
 	for (i = 0; i < ARRAY_SIZE(hooks); i++) {
 		if (!hooks[i].tp) {
@@ -356,12 +519,22 @@ int pidfd_exit_track_init(void)
 
 err_unregister:
 	unregister_hooks();
+	rhltable_destroy(&targets);
+err_cache:
+	kmem_cache_destroy(target_cache);
 	return err;
 }
 
 void pidfd_exit_track_exit(void)
 {
 	unregister_hooks();
+	/* The probes are gone: no more work can be queued. */
+	irq_work_sync(&wake_work);
+	flush_work(&free_work);
 	/* Every pidfd pins the module, so the table is empty by now. */
 	WARN_ON_ONCE(atomic_read(&pidfd_live_targets));
+	rhltable_destroy(&targets);
+	/* target_free_rcu() is module code. */
+	rcu_barrier();
+	kmem_cache_destroy(target_cache);
 }

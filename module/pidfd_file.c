@@ -17,40 +17,6 @@
 
 atomic_t pidfd_live_files = ATOMIC_INIT(0);
 
-struct pidfd_target *pidfd_file_target(const struct file *file)
-{
-	return file->private_data;
-}
-
-struct pid *pidfd_file_pid(const struct file *file)
-{
-	return pidfd_file_target(file)->pid;
-}
-
-bool pidfd_is_thread(const struct file *file)
-{
-	return file->f_flags & PIDFD_THREAD;
-}
-
-/* Is @pid visible in the caller's pid namespace (its own or a child's)? */
-bool pidfd_pid_in_current_ns(const struct pid *pid)
-{
-	const struct pid_namespace *ns = task_active_pid_ns(current);
-
-	return ns->level <= pid->level && pid->numbers[ns->level].ns == ns;
-}
-
-/*
- * Extensible commands are matched on direction, type and number only: the
- * size field is the caller's struct size (copy_struct_from_user rules).
- */
-bool pidfd_ioctl_is(unsigned int cmd, unsigned int ref)
-{
-	return _IOC_DIR(cmd) == _IOC_DIR(ref) &&
-	       _IOC_TYPE(cmd) == _IOC_TYPE(ref) &&
-	       _IOC_NR(cmd) == _IOC_NR(ref);
-}
-
 static int pidfd_release(struct inode *inode, struct file *file)
 {
 	pidfd_target_put(pidfd_file_target(file));
@@ -161,8 +127,8 @@ int pidfd_install(struct pid *pid, unsigned int flags)
 	int fd;
 
 	target = pidfd_target_get(pid);
-	if (!target)
-		return -ENOMEM;
+	if (IS_ERR(target))
+		return PTR_ERR(target);
 
 	fd = get_unused_fd_flags(O_CLOEXEC);
 	if (fd < 0)

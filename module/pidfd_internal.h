@@ -6,10 +6,15 @@
 #define PIDFD_INTERNAL_H
 
 #include <linux/fs.h>
+#include <linux/llist.h>
 #include <linux/pid.h>
+#include <linux/pid_namespace.h>
 #include <linux/refcount.h>
+#include <linux/rhashtable-types.h>
+#include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/pidfd_dev.h>
 
 /*
  * One per struct pid that has module pidfds open. All pidfds for the same
@@ -17,13 +22,19 @@
  * exits is seen through each of them.
  */
 struct pidfd_target {
-	struct hlist_node by_pid;	/* in the table, keyed by @pid */
-	struct hlist_node by_nr;	/* keyed by pid_nr(@pid), exit_track.c */
+	struct rhlist_head by_nr;	/* in the table, keyed by pid_nr(@pid) */
+	union {
+		/* Queued for a wakeup, then for the free (exit_track.c). */
+		struct llist_node wake_node;
+		/* Out of the table, waiting for lockless readers to leave. */
+		struct rcu_head rcu;
+	};
 	struct pid *pid;		/* counted reference */
-	refcount_t users;		/* open pidfd files */
-	struct rcu_head rcu;
+	refcount_t users;		/* open pidfd files, a queued wakeup */
 
-	/* Written and read under the table lock. */
+	/* Taken in the tracepoint probes (raw: they must not sleep on RT). */
+	raw_spinlock_t lock;
+	/* Written and read under @lock. */
 	bool released;			/* the pid's last task was freed */
 	bool exit_recorded;
 	int exit_code;			/* wait(2) status */
@@ -35,12 +46,45 @@ long pidfd_dev_open(unsigned int cmd, void __user *uarg);
 
 /* pidfd_file.c: the pidfd file type */
 int pidfd_install(struct pid *pid, unsigned int flags);
-bool pidfd_is_thread(const struct file *file);
-struct pid *pidfd_file_pid(const struct file *file);
-struct pidfd_target *pidfd_file_target(const struct file *file);
-bool pidfd_pid_in_current_ns(const struct pid *pid);
-bool pidfd_ioctl_is(unsigned int cmd, unsigned int ref);
 extern atomic_t pidfd_live_files;
+
+/*
+ * The accessors every ioctl uses, inline: a pidfd file's private data is
+ * its target, and PIDFD_THREAD is kept in its f_flags.
+ */
+static inline struct pidfd_target *pidfd_file_target(const struct file *file)
+{
+	return file->private_data;
+}
+
+static inline struct pid *pidfd_file_pid(const struct file *file)
+{
+	return pidfd_file_target(file)->pid;
+}
+
+static inline bool pidfd_is_thread(const struct file *file)
+{
+	return file->f_flags & PIDFD_THREAD;
+}
+
+/* Is @pid visible in the caller's pid namespace (its own or a child's)? */
+static inline bool pidfd_pid_in_current_ns(const struct pid *pid)
+{
+	const struct pid_namespace *ns = task_active_pid_ns(current);
+
+	return ns->level <= pid->level && pid->numbers[ns->level].ns == ns;
+}
+
+/*
+ * Extensible commands are matched on direction, type and number only: the
+ * size field is the caller's struct size (copy_struct_from_user rules).
+ */
+static inline bool pidfd_ioctl_is(unsigned int cmd, unsigned int ref)
+{
+	return _IOC_DIR(cmd) == _IOC_DIR(ref) &&
+	       _IOC_TYPE(cmd) == _IOC_TYPE(ref) &&
+	       _IOC_NR(cmd) == _IOC_NR(ref);
+}
 
 /* signal.c */
 long pidfd_send_signal_ioctl(struct file *file, unsigned int cmd,

@@ -189,19 +189,26 @@ static int send_to_process_group(struct pid *pgrp, int sig,
 /*
  * tgkill(2)'s SIGKILL: the kernel turns it into the death of the whole
  * process, as kill(2)'s, unless the thread is already exiting, when it is
- * dropped. So: kill_pid() for a live thread, only the permission check for
- * an exiting one (it gets nothing, as from tgkill(2)).
+ * dropped. So: kill_pid() for a live thread; for an exiting one, which gets
+ * nothing from tgkill(2) either, only the verdict on SIGKILL, as far as it
+ * can be had without delivering: the check of signal 0 and the policy.
  */
 static int kill_thread(struct pid *pid)
 {
 	struct task_struct *task;
 	bool exiting;
+	int err = 0;
 
 	rcu_read_lock();
 	task = pid_task(pid, PIDTYPE_PID);
 	exiting = task && (task->flags & PF_EXITING);
+	if (exiting) {
+		err = kill_pid(pid, 0, 0);
+		if (!err)
+			err = pidfd_signal_policy_check(task, SIGKILL);
+	}
 	rcu_read_unlock();
-	return kill_pid(pid, exiting ? 0 : SIGKILL, 0);
+	return exiting ? err : kill_pid(pid, SIGKILL, 0);
 }
 
 long pidfd_send_signal_ioctl(struct file *file, unsigned int cmd,

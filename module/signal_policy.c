@@ -103,6 +103,8 @@ static ssize_t read_via_user_page(struct file *file, char *buf, size_t size)
 	} while (n > 0 && len < size - 1);
 	if (n < 0)
 		len = n;
+	else if (len == size - 1)
+		len = -E2BIG;	/* cut short: an LSM could be missing */
 	else if (copy_from_user(buf, (char __user *)ubuf, len))
 		len = -EFAULT;
 	vm_munmap(ubuf, size);
@@ -175,39 +177,64 @@ out:
 }
 
 /*
- * AppArmor answers every signal alike when neither side is confined. The
- * label is compared as text: the LSM interfaces give no other exported
- * view. Only AppArmor's context can read "unconfined" here: SELinux and
- * Smack exclude AppArmor where the secid interfaces are not per-LSM.
+ * AppArmor answers every signal alike when neither side is confined: it
+ * mediates no signal of its root namespace's unconfined label, sent or
+ * received. Called under rcu_read_lock().
  */
 static bool apparmor_unconfined_pair(struct task_struct *target)
 {
-	return pidfd_apparmor_label_is(current, "unconfined") &&
-	       pidfd_apparmor_label_is(target, "unconfined");
+	return pidfd_apparmor_unconfined(current, true) &&
+	       pidfd_apparmor_unconfined(target, false);
+}
+
+/* "selinux,bpf": the LSMs in @mask, comma separated. */
+static void lsm_list(char *buf, size_t size, unsigned long mask)
+{
+	unsigned int lsm;
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (lsm = 0; lsm < LSM_COUNT; lsm++)
+		if (mask & BIT(lsm))
+			len += scnprintf(buf + len, size - len, "%s%s",
+					 len ? "," : "", lsm_name(lsm));
 }
 
 static void report_refusal(struct task_struct *target, int sig,
 			   unsigned long doubt)
 {
-	unsigned int lsm = __ffs(doubt);
+	char names[64];
 
-	if (doubt == BIT(LSM_APPARMOR))
-		pr_notice_ratelimited("refused signal %d from pid %d to pid %d: AppArmor confines one of them, and on this path (thread scope or a caller's siginfo) the module can ask the LSMs about signal 0 only; see signal_lsm_trust in docs/security.md\n",
+	/* Never advise trusting an LSM that confines one of the two. */
+	if (doubt & BIT(LSM_APPARMOR)) {
+		pr_notice_ratelimited("refused signal %d from pid %d to pid %d: AppArmor confines one of them, and on this path (thread scope or a caller's siginfo) the module can ask the LSMs about signal 0 only (docs/security.md)\n",
 				      sig, task_pid_nr(current),
 				      task_pid_nr(target));
-	else
-		pr_notice_ratelimited("refused signal %d from pid %d to pid %d: the active LSM '%s' may decide it differently from signal 0, the only signal the module can ask about on this path (thread scope or a caller's siginfo); to accept its answer for signal 0, set pidfd.signal_lsm_trust=%s (docs/security.md)\n",
-				      sig, task_pid_nr(current),
-				      task_pid_nr(target), lsm_name(lsm),
-				      lsm == LSM_OTHER ? "all" : lsm_name(lsm));
+		return;
+	}
+	lsm_list(names, sizeof(names), doubt);
+	pr_notice_ratelimited("refused signal %d from pid %d to pid %d: the active LSM '%s' may decide it differently from signal 0, the only signal the module can ask about on this path (thread scope or a caller's siginfo); if it does not tell signals apart on this system, set pidfd.signal_lsm_trust=%s (docs/security.md)\n",
+			      sig, task_pid_nr(current), task_pid_nr(target),
+			      names,
+			      doubt & BIT(LSM_OTHER) ? "all" : names);
 }
 
+/**
+ * pidfd_signal_policy_check - may @sig go to @target on a path that asked
+ * the kernel about signal 0 only?
+ * @target: the task the kernel's check judged
+ * @sig: the signal
+ *
+ * Called under rcu_read_lock().
+ *
+ * Return: 0, or -EACCES (logged, rate-limited).
+ */
 int pidfd_signal_policy_check(struct task_struct *target, int sig)
 {
 	unsigned long doubt = active_lsms & ~READ_ONCE(trusted_lsms);
 
-	if (doubt == BIT(LSM_APPARMOR) && apparmor_unconfined_pair(target))
-		doubt = 0;
+	if ((doubt & BIT(LSM_APPARMOR)) && apparmor_unconfined_pair(target))
+		doubt &= ~BIT(LSM_APPARMOR);
 	if (!doubt)
 		return 0;
 	report_refusal(target, sig, doubt);
