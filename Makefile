@@ -25,15 +25,19 @@ CHECK_LIBS := -lcheck -lsubunit -lrt -lm -pthread
 LIB_SRCS := $(wildcard userspace/lib/*.c)
 TOOL_SRCS := $(wildcard userspace/pidfdctl/*.c)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/host/%,$(wildcard tests/unit/check_*.c))
+# tests/stress/: the concurrency stress, a guest suite like the others.
 GUEST_TESTS := $(patsubst tests/guest/%.c,$(BUILD)/guest/%,$(wildcard tests/guest/check_*.c)) \
-	       $(BUILD)/guest/check_compat32
+	       $(patsubst tests/stress/%.c,$(BUILD)/guest/%,$(wildcard tests/stress/check_*.c)) \
+	       $(BUILD)/guest/check_compat32 $(BUILD)/guest/check_fuzz $(BUILD)/guest/check_fuzz32
 GUEST_HELPERS := $(wildcard tests/guest/lib/*.c)
 # Only what has sources yet: the suites must run before every program exists.
 GUEST_PROGS := $(if $(wildcard examples/demo.c),$(BUILD)/guest/pidfd-demo) \
 	$(if $(TOOL_SRCS),$(BUILD)/guest/pidfdctl)
+# Suites only for the debug kernel (make check-debug): fault injection.
+DEBUG_TESTS := $(patsubst tests/debug/%.c,$(BUILD)/debug/%,$(wildcard tests/debug/check_*.c))
 HARNESS_PROGS := $(patsubst tests/harness/%.c,$(BUILD)/harness/%,$(wildcard tests/harness/check_*.c))
 
-.PHONY: bench all module userspace check check-unit check-vm check-dkms check-packages check-harness demo clean guest lint
+.PHONY: bench check-bench all module userspace check check-unit check-vm check-debug check-dkms check-packages check-harness demo clean guest lint
 all: module userspace
 
 module:
@@ -63,20 +67,38 @@ GUEST_CFLAGS := $(USER_CFLAGS) -Itests/guest/lib -static
 $(BUILD)/guest/check_%: tests/guest/check_%.c $(GUEST_HELPERS) $(wildcard tests/guest/lib/*.h) $(LIB_SRCS)
 	@mkdir -p $(dir $@)
 	$(CC) $(GUEST_CFLAGS) -o $@ $< $(GUEST_HELPERS) $(LIB_SRCS) $(CHECK_LIBS)
+$(BUILD)/guest/check_%: tests/stress/check_%.c $(GUEST_HELPERS) $(wildcard tests/guest/lib/*.h) $(LIB_SRCS)
+	@mkdir -p $(dir $@)
+	$(CC) $(GUEST_CFLAGS) -o $@ $< $(GUEST_HELPERS) $(LIB_SRCS) $(CHECK_LIBS)
 
 $(BUILD)/guest/bench_pidfd: bench/bench_pidfd.c uapi/linux/pidfd_dev.h
 	@mkdir -p $(dir $@)
-	$(CC) $(GUEST_CFLAGS) -o $@ $<
+	$(CC) $(GUEST_CFLAGS) -o $@ $< -pthread
 
-# The module against the native syscalls, in the VM of each kernel.
+# The module against the native system calls, in the VM of each kernel
+# (docs/performance.md); make check runs the short mode on one kernel.
+BENCH_KERNELS ?= 6.1 7.2
 bench: $(BUILD)/guest/bench_pidfd
-	for k in $(KERNELS); do vm/run --program $(BUILD)/guest/bench_pidfd $$k || exit 1; done
+	bench/run $(BENCH_KERNELS)
+
+check-bench: $(BUILD)/guest/bench_pidfd
+	bench/run --short $(firstword $(KERNELS))
 
 # 32-bit callers go through compat_ioctl. Check has no i386 build here, so
 # this suite has its own small runner (needs gcc-multilib).
 $(BUILD)/guest/check_compat32: tests/compat32/check_compat32.c uapi/linux/pidfd_dev.h
 	@mkdir -p $(dir $@)
 	$(CC) -m32 -static -std=gnu11 -O2 $(WARN) -D_GNU_SOURCE -Iuapi -o $@ $<
+
+# The ioctl fuzzer, 64-bit and through compat_ioctl: its own runner (no
+# Check for i386 here), one source.
+$(BUILD)/guest/check_fuzz: tests/fuzz/fuzz.c tests/guest/lib/pt_rand.h uapi/linux/pidfd_dev.h
+	@mkdir -p $(dir $@)
+	$(CC) -static -std=gnu11 -O2 -g $(WARN) -D_GNU_SOURCE -Iuapi -Itests/guest/lib -o $@ $< -pthread
+
+$(BUILD)/guest/check_fuzz32: tests/fuzz/fuzz.c tests/guest/lib/pt_rand.h uapi/linux/pidfd_dev.h
+	@mkdir -p $(dir $@)
+	$(CC) -m32 -static -std=gnu11 -O2 $(WARN) -D_GNU_SOURCE -Iuapi -Itests/guest/lib -o $@ $< -pthread
 
 $(BUILD)/guest/pidfd-demo: examples/demo.c $(LIB_SRCS)
 	@mkdir -p $(dir $@)
@@ -94,6 +116,10 @@ $(BUILD)/guest/signal-profiles.bin: tests/guest/apparmor/signal-profiles.apparmo
 
 guest: $(GUEST_TESTS) $(GUEST_PROGS) $(BUILD)/guest/signal-profiles.bin
 
+$(BUILD)/debug/check_%: tests/debug/check_%.c $(GUEST_HELPERS) $(wildcard tests/guest/lib/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(GUEST_CFLAGS) -o $@ $< $(GUEST_HELPERS) $(LIB_SRCS) $(CHECK_LIBS)
+
 # Programs of the harness self-test: never part of the real suites.
 $(BUILD)/harness/check_%: tests/harness/check_%.c
 	@mkdir -p $(dir $@)
@@ -105,7 +131,22 @@ check-unit: $(UNIT_TESTS)
 check-vm: guest
 	vm/check $(KERNELS)
 
-check: check-unit check-vm
+check: check-unit check-vm check-bench
+
+# Every guest suite, the fuzzer and the fault injection under the debug
+# kernel (KASAN, lockdep, kmemleak...: vm/build-debug-kernel, built once);
+# the concurrency stress runs its long version there.
+# No 5-level paging for it: with LA57 on, 6.1 under KASAN reports a
+# wild-memory-access in rcu_is_watching() before any module is loaded,
+# from an interrupt taken inside identify_cpu() on the boot CPU (about one
+# boot in five under TCG's -cpu max; none in 20 boots without la57).
+PIDFD_DEBUG_STRESS_SECONDS ?= 120
+PIDFD_DEBUG_VM_CPU ?= max,cx16=off,la57=off
+check-debug: guest $(DEBUG_TESTS)
+	PIDFD_STRESS_SECONDS=$(PIDFD_DEBUG_STRESS_SECONDS) \
+		PIDFD_VM_CPU=$${PIDFD_VM_CPU:-$(PIDFD_DEBUG_VM_CPU)} \
+		PIDFD_VM_MEMORY=2048 PIDFD_VM_BOOT_TIMEOUT=180 \
+		PIDFD_VM_EXTRA_SUITES="$(DEBUG_TESTS)" vm/check 6.1-debug
 
 # The module as users get it: through DKMS (make dkms-install, then
 # modprobe in the VM), and from the Debian packages (dpkg -i in a chroot,
@@ -120,7 +161,7 @@ check-packages: guest
 check-harness: $(HARNESS_PROGS)
 	tests/harness/selftest $(firstword $(KERNELS))
 
-SCRIPTS := $(filter-out vm/lib.sh,$(wildcard vm/*)) vm/lib.sh $(wildcard .ci/*) \
+SCRIPTS := $(filter-out vm/lib.sh vm/%.config,$(wildcard vm/*)) vm/lib.sh $(wildcard .ci/*) bench/run \
 	tests/harness/selftest $(wildcard tests/harness/init-*)
 lint:
 	shellcheck -x $(SCRIPTS) tools/checkpatch packaging/build-debs \

@@ -13,10 +13,14 @@ die() {
 }
 
 # kernel_dir SERIES: the cache directory of that kernel, fetching it first
-# if needed. A path to an already fetched directory is accepted as is.
+# if needed (SERIES-debug: building the debug kernel). A path to an
+# already fetched directory is accepted as is.
 kernel_dir() {
 	if [ -f "$1/release" ] && [ -e "$1/vmlinuz" ]; then
 		(cd "$1" && pwd)
+	elif [ "${1%-debug}" != "$1" ]; then
+		# SERIES-debug: the debug kernel, built from source once.
+		"$TOP/vm/build-debug-kernel" "$1" || die "could not build the debug kernel $1"
 	else
 		"$TOP/vm/fetch-kernel" "$1" || die "could not fetch kernel $1"
 	fi

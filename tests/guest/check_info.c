@@ -17,6 +17,8 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #define PID_CREDS (PIDFD_INFO_PID | PIDFD_INFO_CREDS)
@@ -486,6 +488,78 @@ START_TEST(exit_thread_exec_leader_gone)
 }
 END_TEST
 
+/* Two threads that each leave with SYS_exit(code) on command. */
+struct exiting_pair {
+	pid_t pid, tid;
+	struct pt_sync ready;		/* child to test: the thread's TID */
+	struct pt_sync leader_go;	/* test to leader: its exit code */
+	struct pt_sync thread_go;	/* test to thread: its exit code */
+};
+
+static void *exiting_thread_main(void *arg)
+{
+	struct exiting_pair *p = arg;
+
+	pt_sync_put(&p->ready, pt_gettid());
+	syscall(SYS_exit, pt_sync_get(&p->thread_go, -1));
+	return NULL;
+}
+
+/*
+ * A thread's own exit code is its own even when its group's exit code is
+ * set by another thread while it is on its way out. Since 5.17 the last
+ * thread to enter do_exit() sets SIGNAL_GROUP_EXIT with its code; a thread
+ * that entered before and reaches sched_process_exit after must not take
+ * that code. PTRACE_EVENT_EXIT stops the thread inside do_exit(), after
+ * it has counted itself out, so the leader is the last one in, every time.
+ */
+START_TEST(exit_thread_own_code_group_exit_after)
+{
+	struct pidfd_info info;
+	struct exiting_pair p;
+	int tfd, pfd, st, status;
+
+	pt_sync_init(&p.ready);
+	pt_sync_init(&p.leader_go);
+	pt_sync_init(&p.thread_go);
+	p.pid = pt_fork();
+	if (p.pid == 0) {
+		pthread_t th;
+
+		if (pthread_create(&th, NULL, exiting_thread_main, &p))
+			_exit(2);
+		syscall(SYS_exit, pt_sync_get(&p.leader_go, -1));
+	}
+	ck_assert_int_gt(p.pid, 0);
+	p.tid = pt_sync_get(&p.ready, 10000);
+	ck_assert_int_gt(p.tid, 0);
+	tfd = pt_open_ok(p.tid, PIDFD_THREAD);
+	pfd = pt_open_ok(p.pid, 0);
+
+	ck_assert_msg(ptrace(PTRACE_SEIZE, p.tid, 0, PTRACE_O_TRACEEXIT) == 0,
+		      "PTRACE_SEIZE: %m");
+	pt_sync_put(&p.thread_go, 86);
+	ck_assert_int_eq(waitpid(p.tid, &st, __WALL), p.tid);
+	ck_assert_msg(WIFSTOPPED(st) && st >> 8 == (SIGTRAP | PTRACE_EVENT_EXIT << 8),
+		      "thread not in its exit stop (status %#x)", st);
+	pt_sync_put(&p.leader_go, 85);
+	pt_wait_exited(p.pid);
+	ck_assert_msg(ptrace(PTRACE_DETACH, p.tid, 0, 0) == 0, "PTRACE_DETACH: %m");
+
+	ck_assert_int_eq(pt_waitpid(p.pid, &status, 0), p.pid);
+	ck_assert_int_eq(exit_code_after_release(tfd), 86 << 8);
+	ck_assert_ok(pt_get_info(pfd, &info, PIDFD_INFO_EXIT));
+	ck_assert_msg(info.mask & PIDFD_INFO_EXIT, "no EXIT for the process");
+	ck_assert_msg(info.exit_code == status, "process exit_code %#x, wait status %#x",
+		      info.exit_code, status);
+	close(pfd);
+	close(tfd);
+	pt_sync_close(&p.ready);
+	pt_sync_close(&p.leader_go);
+	pt_sync_close(&p.thread_go);
+}
+END_TEST
+
 static Suite *info_suite(void)
 {
 	Suite *s = suite_create("info");
@@ -511,6 +585,7 @@ static Suite *info_suite(void)
 	tcase_add_test(tc, exit_non_child);
 	tcase_add_test(tc, exit_thread_exec_leader_alive);
 	tcase_add_test(tc, exit_thread_exec_leader_gone);
+	tcase_add_test(tc, exit_thread_own_code_group_exit_after);
 	return s;
 }
 

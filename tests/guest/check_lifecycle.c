@@ -111,23 +111,18 @@ START_TEST(live_count_holder_exit)
 }
 END_TEST
 
-static int try_unload(void)
-{
-	return (int)syscall(SYS_delete_module, "pidfd", O_NONBLOCK);
-}
-
 static void assert_unload_refused(const char *what)
 {
 	long ref = -1;
 	int ret, err;
 
 	/* Never call delete_module without something pinning the module. */
-	ck_assert_msg(pt_read_long("/sys/module/pidfd/refcnt", &ref) == 0,
-		      "cannot read /sys/module/pidfd/refcnt: %m");
+	ck_assert_msg(pt_read_long(PT_MODULE_REFCNT, &ref) == 0,
+		      "cannot read " PT_MODULE_REFCNT ": %m");
 	ck_assert_msg(ref > 0, "%s: module refcnt is %ld; not trying to unload",
 		      what, ref);
 	errno = 0;
-	ret = try_unload();
+	ret = pt_try_unload();
 	err = errno;
 	ck_assert_msg(ret == -1 && (err == EBUSY || err == EAGAIN),
 		      "%s: delete_module: %d/%s, want EBUSY or EAGAIN", what,

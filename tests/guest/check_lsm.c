@@ -11,6 +11,7 @@
  * visible in the target's pending sets; SIGKILL is judged by the target's
  * death.
  */
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,15 +142,48 @@ static int sender(void *arg)
 	return send_on_path(a->target, a->path, a->sig) == 0 ? 0 : errno;
 }
 
-/* A process of its own group, blocking SIGUSR1 and SIGUSR2, in @profile. */
-static pid_t fork_target(const char *profile)
+/*
+ * A target: a process of its own group, blocking SIGUSR1 and SIGUSR2,
+ * whose leader is in @profile and whose second thread (@tid) is in
+ * @thread_profile. It answers every ping with a pong: a SIGKILL that got
+ * through ends it before it can.
+ */
+struct target {
+	pid_t pid, tid;
+	struct pt_sync ping, pong;
+};
+
+struct target_thread_arg {
+	const char *profile;
+	struct pt_sync *ready;
+};
+
+static void *target_thread(void *arg)
 {
+	struct target_thread_arg *t = arg;
+
+	if (t->profile && lt_apparmor_enter(t->profile) < 0)
+		pt_sync_put(t->ready, -1);
+	else
+		pt_sync_put(t->ready, pt_gettid());
+	for (;;)
+		pause();
+	return NULL;
+}
+
+static void fork_target_in(struct target *t, const char *profile,
+			   const char *thread_profile)
+{
+	struct target_thread_arg arg = { thread_profile, NULL };
 	struct pt_sync ready;
-	pid_t pid;
 
 	pt_sync_init(&ready);
-	pid = pt_fork();
-	if (pid == 0) {
+	pt_sync_init(&t->ping);
+	pt_sync_init(&t->pong);
+	arg.ready = &ready;
+	t->pid = pt_fork();
+	if (t->pid == 0) {
+		pthread_t th;
 		sigset_t set;
 
 		sigemptyset(&set);
@@ -157,27 +191,60 @@ static pid_t fork_target(const char *profile)
 		sigaddset(&set, SIGUSR2);
 		sigprocmask(SIG_BLOCK, &set, NULL);
 		if (setpgid(0, 0) < 0 ||
+		    pthread_create(&th, NULL, target_thread, &arg) ||
 		    (profile && lt_apparmor_enter(profile) < 0))
 			_exit(1);
-		pt_sync_put(&ready, 1);
-		for (;;)
-			pause();
+		for (;;) {
+			if (pt_sync_get(&t->ping, -1) < 0)
+				_exit(2);
+			pt_sync_put(&t->pong, 1);
+		}
 	}
-	ck_assert_int_gt(pid, 0);
-	ck_assert_msg(pt_sync_get(&ready, 10000) == 1,
-		      "target (profile %s) did not start",
-		      profile ? profile : "unconfined");
+	ck_assert_int_gt(t->pid, 0);
+	t->tid = pt_sync_get(&ready, 10000);
+	ck_assert_msg(t->tid > 0, "target (profiles %s, %s) did not start",
+		      profile ? profile : "unconfined",
+		      thread_profile ? thread_profile : "unconfined");
 	pt_sync_close(&ready);
-	return pid;
+	/* The leader's profile is in place once it answers. */
+	pt_sync_put(&t->ping, 1);
+	ck_assert_int_eq(pt_sync_get(&t->pong, 10000), 1);
 }
 
-static uint64_t pending_of(pid_t target)
+static void fork_target(struct target *t, const char *profile)
+{
+	fork_target_in(t, profile, profile);
+}
+
+static bool target_answers(struct target *t)
+{
+	pt_sync_put(&t->ping, 1);
+	return pt_sync_get(&t->pong, 5000) == 1;
+}
+
+static void end_target(struct target *t)
+{
+	pt_kill_reap(t->pid);
+	pt_sync_close(&t->ping);
+	pt_sync_close(&t->pong);
+}
+
+/* Pending on the thread @tid of @t, or on its process's shared queue. */
+static uint64_t pending_of(struct target *t, pid_t tid)
 {
 	uint64_t sigpnd, shdpnd;
 
-	ck_assert_msg(pt_thread_pending(target, target, &sigpnd, &shdpnd) == 0,
-		      "cannot read the pending signals of %d", target);
+	ck_assert_msg(pt_thread_pending(t->pid, tid, &sigpnd, &shdpnd) == 0,
+		      "cannot read the pending signals of %d/%d", t->pid, tid);
 	return sigpnd | shdpnd;
+}
+
+static int attempt(const char *sender_profile, pid_t target, enum path path,
+		   int sig, char *msg, size_t len)
+{
+	struct attempt a = { sender_profile, target, path, sig };
+
+	return pt_run(sender, &a, msg, len);
 }
 
 /*
@@ -188,35 +255,34 @@ static uint64_t pending_of(pid_t target)
 static void expect(const char *sender_profile, const char *target_profile,
 		   enum path path, int sig, int want)
 {
-	struct attempt a = { sender_profile, 0, path, sig };
+	struct target t;
 	char msg[1024];
 	bool arrived;
 	int got;
 
-	a.target = fork_target(target_profile);
-	got = pt_run(sender, &a, msg, sizeof(msg));
+	fork_target(&t, target_profile);
+	got = attempt(sender_profile, t.pid, path, sig, msg, sizeof(msg));
 	ck_assert_msg(got == want,
 		      "%s, signal %d, sender %s, target %s: got %s, want %s %s",
 		      path_names[path], sig,
 		      sender_profile ? sender_profile : "unconfined",
 		      target_profile ? target_profile : "unconfined",
 		      pt_errname(got), pt_errname(want), msg);
-	if (sig == SIGKILL) {
-		if (want == 0) {
-			ck_assert_int_eq(pt_reap(a.target), 128 + SIGKILL);
-			return;
-		}
-		/* A SIGKILL that got through takes a moment to act. */
-		usleep(200 * 1000);
-		arrived = !pt_child_running(a.target);
-	} else {
-		arrived = sig && (pending_of(a.target) & SIGBIT(sig));
+	if (sig == SIGKILL && want == 0) {
+		ck_assert_int_eq(pt_reap(t.pid), 128 + SIGKILL);
+		pt_sync_close(&t.ping);
+		pt_sync_close(&t.pong);
+		return;
 	}
+	if (sig == SIGKILL)
+		arrived = !target_answers(&t);
+	else
+		arrived = sig && (pending_of(&t, t.pid) & SIGBIT(sig));
 	ck_assert_msg(arrived == (sig && want == 0),
 		      "%s, signal %d: returned %s, but the signal %s",
 		      path_names[path], sig, pt_errname(got),
 		      arrived ? "arrived" : "did not arrive");
-	pt_kill_reap(a.target);
+	end_target(&t);
 }
 
 /* expect() on every path, with want[path]. */
@@ -278,24 +344,131 @@ static void suite_teardown(void)
 
 /* ---- tests ----------------------------------------------------------- */
 
-/* First: printk rate limits allow a burst, which later tests use up. */
+/*
+ * First: printk rate limits allow a burst, which later tests use up. A
+ * refusal for AppArmor's sake never advises trusting AppArmor.
+ */
 START_TEST(test_refusal_is_logged)
 {
-	char pid[32];
-	pid_t target;
-	struct attempt a = { "pidfd_send_exists", 0, MOD_THREAD_FLAG,
-			     SIGUSR1 };
-	char msg[256];
+	char pid[32], msg[256];
+	struct target t;
 
 	set_trust("bpf");
-	target = fork_target(NULL);
-	a.target = target;
-	ck_assert_int_eq(pt_run(sender, &a, msg, sizeof(msg)), EACCES);
-	snprintf(pid, sizeof(pid), "to pid %d:", target);
+	fork_target(&t, NULL);
+	ck_assert_int_eq(attempt("pidfd_send_exists", t.pid, MOD_THREAD_FLAG,
+				 SIGUSR1, msg, sizeof(msg)), EACCES);
+	snprintf(pid, sizeof(pid), "to pid %d:", t.pid);
 	ck_assert_msg(lt_klog_has("pidfd: refused signal 10 from pid", pid,
-				  "AppArmor", "signal_lsm_trust", NULL),
+				  "AppArmor confines", NULL),
 		      "no kernel log line for the refused SIGUSR1 %s", pid);
-	pt_kill_reap(target);
+	ck_assert_msg(!lt_klog_has("signal_lsm_trust=apparmor", NULL),
+		      "the log advises trusting AppArmor");
+	end_target(&t);
+}
+END_TEST
+
+/*
+ * Unconfined pair, nothing trusted: where BPF-LSM is active the refusal
+ * names it, and only it, as the LSM to vouch for.
+ */
+START_TEST(test_refusal_names_bpf)
+{
+	char pid[32], msg[256];
+	struct target t;
+	int got;
+
+	set_trust("");
+	fork_target(&t, NULL);
+	got = attempt(NULL, t.pid, MOD_THREAD_FLAG, SIGUSR2, msg, sizeof(msg));
+	snprintf(pid, sizeof(pid), "to pid %d:", t.pid);
+	if (lt_lsm_active("bpf")) {
+		ck_assert_int_eq(got, EACCES);
+		ck_assert_msg(lt_klog_has("pidfd: refused signal 12", pid,
+					  "LSM 'bpf'", "signal_lsm_trust=bpf ",
+					  NULL),
+			      "no log line naming bpf %s", pid);
+	} else {
+		ck_assert_int_eq(got, 0);
+	}
+	ck_assert_msg(!lt_klog_has("signal_lsm_trust=apparmor", NULL),
+		      "the log advises trusting AppArmor");
+	end_target(&t);
+}
+END_TEST
+
+/*
+ * Labels are per thread: a thread-directed signal is judged by the
+ * thread's own. The leader is unconfined, its thread receives signal 0
+ * only; an unconfined sender with BPF-LSM trusted.
+ */
+START_TEST(test_thread_label_counts)
+{
+	char msg[256];
+	struct target t;
+	int got;
+
+	set_trust("bpf");
+	fork_target_in(&t, NULL, "pidfd_recv_exists");
+	got = attempt(NULL, t.tid, MOD_THREAD_PIDFD, SIGUSR1, msg, sizeof(msg));
+	ck_assert_msg(got == EACCES, "to the confined thread: %s %s",
+		      pt_errname(got), msg);
+	ck_assert(!(pending_of(&t, t.tid) & SIGBIT(SIGUSR1)));
+	got = attempt(NULL, t.pid, MOD_THREAD_PIDFD, SIGUSR1, msg, sizeof(msg));
+	ck_assert_msg(got == 0, "to the unconfined leader: %s %s",
+		      pt_errname(got), msg);
+	ck_assert_msg(pending_of(&t, t.pid) & SIGBIT(SIGUSR1),
+		      "SIGUSR1 not pending on the leader");
+	end_target(&t);
+}
+END_TEST
+
+/*
+ * A process group with an allowed and a refused member, signalled with a
+ * siginfo: the one gets it, the other not, and the call succeeds, as
+ * kill(-pgrp) does.
+ */
+START_TEST(test_pgrp_mixed_members)
+{
+	struct pt_sync ready;
+	struct target t;
+	pid_t other;
+	char msg[256];
+	int got;
+
+	set_trust("bpf");
+	fork_target(&t, NULL);
+	pt_sync_init(&ready);
+	other = pt_fork();
+	if (other == 0) {
+		sigset_t set;
+
+		sigemptyset(&set);
+		sigaddset(&set, SIGUSR1);
+		sigprocmask(SIG_BLOCK, &set, NULL);
+		if (setpgid(0, t.pid) < 0 ||
+		    lt_apparmor_enter("pidfd_recv_exists") < 0)
+			_exit(1);
+		pt_sync_put(&ready, 1);
+		for (;;)
+			pause();
+	}
+	ck_assert_int_gt(other, 0);
+	ck_assert_msg(pt_sync_get(&ready, 10000) == 1,
+		      "the second member did not join the group");
+	pt_sync_close(&ready);
+	got = attempt(NULL, t.pid, MOD_PGRP_INFO, SIGUSR1, msg, sizeof(msg));
+	ck_assert_msg(got == 0, "process group: %s %s", pt_errname(got), msg);
+	ck_assert(pending_of(&t, t.pid) & SIGBIT(SIGUSR1));
+	{
+		uint64_t sigpnd, shdpnd;
+
+		ck_assert_int_eq(pt_thread_pending(other, other, &sigpnd,
+						   &shdpnd), 0);
+		ck_assert_msg(!((sigpnd | shdpnd) & SIGBIT(SIGUSR1)),
+			      "SIGUSR1 reached the member that refuses it");
+	}
+	pt_kill_reap(other);
+	end_target(&t);
 }
 END_TEST
 
@@ -465,6 +638,9 @@ static Suite *lsm_suite(void)
 	/* Every case runs dozens of processes under emulation. */
 	tcase_set_timeout(tc, 4 * PT_TIMEOUT);
 	tcase_add_test(tc, test_refusal_is_logged);
+	tcase_add_test(tc, test_refusal_names_bpf);
+	tcase_add_test(tc, test_thread_label_counts);
+	tcase_add_test(tc, test_pgrp_mixed_members);
 	tcase_add_test(tc, test_active_lsms_reported);
 	tcase_add_test(tc, test_probe_only_sender);
 	tcase_add_test(tc, test_usr1_sender);

@@ -104,10 +104,13 @@ int lt_apparmor_enter(const char *name)
 	char cmd[128];
 
 	snprintf(cmd, sizeof(cmd), "changeprofile %s", name);
-	/* The per-LSM attr directory first (5.8+), then the shared one. */
-	if (lt_write_file("/proc/self/attr/apparmor/current", cmd) == 0)
+	/*
+	 * The calling thread's own attr (a label is per thread): the per-LSM
+	 * directory first (5.8+), then the shared one.
+	 */
+	if (lt_write_file("/proc/thread-self/attr/apparmor/current", cmd) == 0)
 		return 0;
-	return lt_write_file("/proc/self/attr/current", cmd);
+	return lt_write_file("/proc/thread-self/attr/current", cmd);
 }
 
 bool lt_klog_has(const char *first, ...)

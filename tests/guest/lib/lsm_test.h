@@ -20,7 +20,7 @@ int lt_mount_securityfs(void);
 bool lt_lsm_active(const char *name);
 /* Loads (or replaces) the binary AppArmor policy in @path. 0 or -1. */
 int lt_apparmor_load(const char *path);
-/* Moves the calling task into AppArmor profile @name at once. 0 or -1. */
+/* Moves the calling thread into AppArmor profile @name at once. 0 or -1. */
 int lt_apparmor_enter(const char *name);
 
 /* Writes @value to the sysfs file @path. 0 or -1/errno. */

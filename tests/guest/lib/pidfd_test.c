@@ -205,6 +205,13 @@ bool pt_alive(pid_t pid)
 	return p[2] != 'Z' && p[2] != 'X';
 }
 
+void pt_wait_exited(pid_t pid)
+{
+	for (int i = 0; i < 2000 && pt_alive(pid); i++)
+		usleep(5000);
+	ck_assert_msg(!pt_alive(pid), "%d did not exit", pid);
+}
+
 bool pt_child_running(pid_t pid)
 {
 	siginfo_t si;
@@ -375,13 +382,8 @@ void pt_fork_exec_child(struct pt_exec_child *c)
 
 void pt_exec_child_leader_exit(struct pt_exec_child *c, int code)
 {
-	int i;
-
 	pt_sync_put(&c->leave, code);
-	for (i = 0; i < 2000 && pt_alive(c->pid); i++)
-		usleep(5000);
-	ck_assert_msg(!pt_alive(c->pid), "the leader of %d did not exit",
-		      c->pid);
+	pt_wait_exited(c->pid);
 }
 
 void pt_exec_child_exec(struct pt_exec_child *c, int delay_ms)
@@ -506,6 +508,18 @@ int pt_read_long(const char *path, long *val)
 	errno = 0;
 	*val = strtol(buf, NULL, 10);
 	return errno ? -1 : 0;
+}
+
+unsigned long pt_env_ulong(const char *name, unsigned long dflt)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? strtoul(v, NULL, 0) : dflt;
+}
+
+int pt_try_unload(void)
+{
+	return (int)syscall(SYS_delete_module, "pidfd", O_NONBLOCK);
 }
 
 int pt_private_mounts(void)

@@ -42,9 +42,12 @@
 
 #include <check.h>
 #include <linux/pidfd_dev.h>
+#include "pt_rand.h"
 
 #define PT_DEV_PATH		"/dev/pidfd"
 #define PT_LIVE_PIDFDS		"/sys/module/pidfd/parameters/live_pidfds"
+#define PT_LIVE_PIDS		"/sys/module/pidfd/parameters/live_pids"
+#define PT_MODULE_REFCNT	"/sys/module/pidfd/refcnt"
 #define PT_NOBODY		65534
 #define PT_USER			1000
 
@@ -105,6 +108,12 @@ void pt_kill_reap(pid_t pid);
 int pt_drop_privs(uid_t uid, gid_t gid);
 /* Does @pid exist and is it not a zombie? (/proc/<pid>/stat state) */
 bool pt_alive(pid_t pid);
+/*
+ * Waits up to 10 s for @pid to be no longer pt_alive() and fails the test
+ * if it still is: a leader that has left while its threads live on, which
+ * wait(2) does not report yet.
+ */
+void pt_wait_exited(pid_t pid);
 /* Is our child @pid still running (not exited)? Works in any pid ns. */
 bool pt_child_running(pid_t pid);
 
@@ -184,6 +193,16 @@ int pt_thread_pending(pid_t pid, pid_t tid, uint64_t *sigpnd,
 int pt_set_ns_last_pid(pid_t last);
 /* Reads a decimal number from a file. 0 or -1. */
 int pt_read_long(const char *path, long *val);
+/* The number in environment variable @name (any base strtoul takes), or
+ * @dflt when it is unset or empty: the knobs of the long-running suites. */
+unsigned long pt_env_ulong(const char *name, unsigned long dflt);
+/*
+ * delete_module("pidfd", O_NONBLOCK): 0 or -1/errno. Only ever call it
+ * while the caller holds something that pins the module (a pidfd, or
+ * /dev/pidfd open; PT_MODULE_REFCNT > 0), so that it must fail: the
+ * harness does the real rmmod.
+ */
+int pt_try_unload(void);
 /*
  * unshare(CLONE_NEWNS) and make every mount private, so that mounts made
  * afterwards stay in this test. 0 or -1.

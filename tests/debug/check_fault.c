@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fault injection on every ioctl path (debug kernel only: it needs
+ * CONFIG_FAULT_INJECTION, FAILSLAB and FAULT_INJECTION_USERCOPY). For each
+ * operation, the n-th slab allocation or user copy of the calling thread
+ * fails (/proc/thread-self/fail-nth), for n = 1, 2, ... until the call runs
+ * without reaching the n-th fault site. Every failed call must return a
+ * clean errno, leave live_pidfds where it was, and the same call without a
+ * fault must work right after. kmemleak (at the end of the VM run) and the
+ * kernel-log watch catch the rest.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "lsm_test.h"
+#include "pidfd_test.h"
+
+#define FAIL_NTH	"/proc/thread-self/fail-nth"
+#define DEBUGFS		"/sys/kernel/debug"
+#define MAX_SITES	400
+
+struct fault_target {
+	pid_t live;	/* blocks SIGUSR1, own process group */
+	pid_t reaped;	/* exited with 5, reaped */
+	int live_fd, thread_fd, reaped_fd, procfd;
+};
+
+static struct fault_target ft;
+
+static void setup_fault_injection(void)
+{
+	static const char *const knobs[][2] = {
+		/* GFP_KERNEL allocations too, and no stack trace per fault. */
+		{ DEBUGFS "/failslab/ignore-gfp-wait", "N" },
+		{ DEBUGFS "/failslab/verbose", "0" },
+		{ DEBUGFS "/fail_usercopy/verbose", "0" },
+	};
+	unsigned int i;
+
+	if (access(DEBUGFS "/failslab", F_OK) < 0)
+		mount("debugfs", DEBUGFS, "debugfs", 0, NULL);
+	for (i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++)
+		ck_assert_msg(lt_write_file(knobs[i][0], knobs[i][1]) == 0,
+			      "%s: %s (not a fault-injection kernel?)",
+			      knobs[i][0], strerror(errno));
+	ck_assert_msg(access(FAIL_NTH, W_OK) == 0, "%s: %s", FAIL_NTH,
+		      strerror(errno));
+}
+
+static void setup(void)
+{
+	struct pt_sync ready;
+	sigset_t set;
+
+	setup_fault_injection();
+	pt_sync_init(&ready);
+	ft.live = pt_fork();
+	if (ft.live == 0) {
+		sigemptyset(&set);
+		sigaddset(&set, SIGUSR1);
+		sigprocmask(SIG_BLOCK, &set, NULL);
+		setpgid(0, 0);
+		pt_sync_put(&ready, 1);
+		for (;;)
+			pause();
+	}
+	ck_assert_int_gt(ft.live, 0);
+	ck_assert_int_eq(pt_sync_get(&ready, 10000), 1);
+	pt_sync_close(&ready);
+	ft.live_fd = pt_open_ok(ft.live, 0);
+	ft.thread_fd = pt_open_ok(ft.live, PIDFD_THREAD);
+	ft.reaped = pt_fork_exit(5);
+	ft.reaped_fd = pt_open_ok(ft.reaped, 0);
+	ck_assert_int_eq(pt_reap(ft.reaped), 5);
+	ft.procfd = open("/proc", O_DIRECTORY | O_RDONLY | O_CLOEXEC);
+	ck_assert_int_ge(ft.procfd, 0);
+}
+
+static void teardown(void)
+{
+	close(ft.procfd);
+	close(ft.reaped_fd);
+	close(ft.thread_fd);
+	close(ft.live_fd);
+	pt_kill_reap(ft.live);
+	pt_dev_close();
+}
+
+/* ---- the operations: 0 or -1/errno, nothing left open ---------------- */
+
+static int close_result(int fd)
+{
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return 0;
+}
+
+static int op_open(void)
+{
+	return close_result(pt_open(ft.live, 0));
+}
+
+static int op_open_thread(void)
+{
+	return close_result(pt_open(ft.live, PIDFD_THREAD));
+}
+
+static int op_open_device(void)
+{
+	/* A first open of the device and a pidfd through it. */
+	pt_dev_close();
+	return op_open();
+}
+
+static int op_signal_process(void)
+{
+	return pt_send_signal(ft.live_fd, SIGUSR1, NULL, 0);
+}
+
+static int op_signal_pgrp(void)
+{
+	return pt_send_signal(ft.live_fd, SIGUSR1, NULL,
+			      PIDFD_SIGNAL_PROCESS_GROUP);
+}
+
+static int op_signal_thread(void)
+{
+	return pt_send_signal(ft.thread_fd, SIGUSR1, NULL, 0);
+}
+
+static void queue_info(siginfo_t *si)
+{
+	memset(si, 0, sizeof(*si));
+	si->si_signo = SIGUSR1;
+	si->si_code = SI_QUEUE;
+	si->si_pid = getpid();
+	si->si_uid = getuid();
+	si->si_value.sival_int = 7;
+}
+
+static int op_signal_process_info(void)
+{
+	siginfo_t si;
+
+	queue_info(&si);
+	return pt_send_signal(ft.live_fd, SIGUSR1, &si, 0);
+}
+
+static int op_signal_thread_info(void)
+{
+	siginfo_t si;
+
+	queue_info(&si);
+	return pt_send_signal(ft.live_fd, SIGUSR1, &si, PIDFD_SIGNAL_THREAD);
+}
+
+static int op_signal_pgrp_info(void)
+{
+	siginfo_t si;
+
+	queue_info(&si);
+	return pt_send_signal(ft.live_fd, SIGUSR1, &si,
+			      PIDFD_SIGNAL_PROCESS_GROUP);
+}
+
+static int op_signal_0(void)
+{
+	return pt_send_signal(ft.thread_fd, 0, NULL, 0);
+}
+
+static int op_get_procfd(void)
+{
+	return close_result(pt_get_procfd(ft.live_fd, ft.procfd));
+}
+
+static int op_get_info(void)
+{
+	struct pidfd_info info;
+
+	return pt_get_info(ft.live_fd, &info, PIDFD_INFO_PID |
+			   PIDFD_INFO_CREDS | PIDFD_INFO_CGROUPID);
+}
+
+static int op_get_info_exit(void)
+{
+	struct pidfd_info info;
+	int ret = pt_get_info(ft.reaped_fd, &info, PIDFD_INFO_EXIT);
+
+	if (ret == 0 && info.exit_code != 5 << 8) {
+		errno = EPROTO;	/* a wrong status, reported as such */
+		return -1;
+	}
+	return ret;
+}
+
+struct operation {
+	const char *name;
+	int (*run)(void);
+};
+
+static const struct operation operations[] = {
+	{ "PIDFD_DEV_OPEN", op_open },
+	{ "PIDFD_DEV_OPEN, PIDFD_THREAD", op_open_thread },
+	{ "open /dev/pidfd, PIDFD_DEV_OPEN", op_open_device },
+	{ "signal, process", op_signal_process },
+	{ "signal, process group", op_signal_pgrp },
+	{ "signal, thread", op_signal_thread },
+	{ "signal, process, siginfo", op_signal_process_info },
+	{ "signal, thread, siginfo", op_signal_thread_info },
+	{ "signal, process group, siginfo", op_signal_pgrp_info },
+	{ "signal 0", op_signal_0 },
+	{ "PIDFD_GET_PROCFD", op_get_procfd },
+	{ "PIDFD_GET_INFO", op_get_info },
+	{ "PIDFD_GET_INFO, EXIT", op_get_info_exit },
+};
+
+/*
+ * /proc/thread-self/fail-nth, open for the whole test: opening it while a
+ * fault is armed would take the fault itself.
+ */
+static int fail_nth_fd = -1;
+
+static void arm_fault(unsigned int n)
+{
+	char buf[16];
+	int len = snprintf(buf, sizeof(buf), "%u", n);
+
+	if (fail_nth_fd < 0)
+		fail_nth_fd = open(FAIL_NTH, O_RDWR | O_CLOEXEC);
+	ck_assert_msg(fail_nth_fd >= 0, "%s: %s", FAIL_NTH, strerror(errno));
+	/* The value is read from the buffer before it takes effect. */
+	ck_assert_msg(pwrite(fail_nth_fd, buf, (size_t)len, 0) == len,
+		      "%s: %s", FAIL_NTH, strerror(errno));
+}
+
+/*
+ * Did the armed fault fire in the operation? fail-nth reads 0 once it has.
+ * The read's own copy to user memory is a fault site too: if the fault
+ * fires there (EFAULT), the operation did not reach it. Then disarm.
+ */
+static bool disarm_fault(void)
+{
+	char buf[16] = "";
+	bool fired;
+	ssize_t n;
+
+	n = pread(fail_nth_fd, buf, sizeof(buf) - 1, 0);
+	fired = n > 0 && atoi(buf) == 0;
+	ck_assert_msg(n > 0 || errno == EFAULT, "%s: %s", FAIL_NTH,
+		      strerror(errno));
+	if (pwrite(fail_nth_fd, "0", 1, 0) != 1)
+		ck_assert_msg(errno == EFAULT, "%s: %s", FAIL_NTH,
+			      strerror(errno));
+	return fired;
+}
+
+static bool clean_errno(int err)
+{
+	return err == ENOMEM || err == EFAULT || err == ENFILE ||
+	       err == EMFILE || err == EAGAIN;
+}
+
+START_TEST(fault_every_site)
+{
+	const struct operation *op = &operations[_i];
+	unsigned int n, failed = 0;
+	long live, now;
+
+	ck_assert_msg(op->run() == 0, "%s without a fault: %s", op->name,
+		      pt_errname(errno));
+	ck_assert_int_eq(pt_read_long(PT_LIVE_PIDFDS, &live), 0);
+	for (n = 1; n <= MAX_SITES; n++) {
+		bool fired;
+		int ret, err;
+
+		arm_fault(n);
+		errno = 0;
+		ret = op->run();
+		err = errno;
+		fired = disarm_fault();
+		if (!fired) {
+			ck_assert_msg(ret == 0, "%s: %s with no fault (n=%u)",
+				      op->name, pt_errname(err), n);
+			break;
+		}
+		if (ret < 0) {
+			failed++;
+			ck_assert_msg(clean_errno(err),
+				      "%s, fault at site %u: %s", op->name, n,
+				      pt_errname(err));
+		}
+		ck_assert_int_eq(pt_read_long(PT_LIVE_PIDFDS, &now), 0);
+		ck_assert_msg(now == live, "%s, fault at site %u: live_pidfds %ld, was %ld",
+			      op->name, n, now, live);
+		ck_assert_msg(op->run() == 0, "%s right after a fault at site %u: %s",
+			      op->name, n, pt_errname(errno));
+	}
+	ck_assert_msg(n <= MAX_SITES, "%s: still faulting after %u sites",
+		      op->name, MAX_SITES);
+	printf("[fault] %s: %u fault sites, %u failed the call\n", op->name,
+	       n - 1, failed);
+	fflush(stdout);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("fault");
+	TCase *tc = pt_tcase(s, "fail-nth");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_loop_test(tc, fault_every_site, 0,
+			    sizeof(operations) / sizeof(operations[0]));
+	return pt_main(s);
+}

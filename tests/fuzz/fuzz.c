@@ -1,0 +1,629 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The ioctl fuzzer: random commands (ours exactly, ours with another size,
+ * near misses, anything) with random arguments (NULL, an unmapped page, a
+ * kernel address, small integers, a read-only page, a struct that runs
+ * into an unmapped page, random bytes right below a canary) on /dev/pidfd,
+ * on pidfds of a live, a zombie and a reaped child, of a live and an exited
+ * thread, and on fds that are no pidfd.
+ *
+ * Every call must succeed or fail with an errno docs/abi.md lists for that
+ * command on that kind of fd; a new fd must be close-on-exec; nothing may
+ * be written past the size the command names; at the end no fd is left
+ * open and the module's counters are where they started.
+ *
+ * Built twice, 64-bit (check_fuzz) and -m32 (check_fuzz32: every call
+ * through compat_ioctl). Check has no i386 build here, so the program is
+ * its own runner: on the first bad result it prints the iteration, the
+ * call and the seed, and exits 1.
+ *
+ *   check_fuzz [ITERATIONS [SEED]]   (or PIDFD_FUZZ_ITERATIONS, _SEED)
+ *
+ * Signals only ever reach the fuzzer's own children, each in a process
+ * group of its own, which block every signal but SIGKILL and SIGSTOP.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/pidfd_dev.h>
+#include "pt_rand.h"
+
+#define DEFAULT_ITERATIONS	1000000UL
+#define PAGE			4096
+#define ARG_SIZE		16384	/* _IOC_SIZE() is at most 16383 */
+#define CANARY_SIZE		64
+#define CANARY_BYTE		0xa5
+#define PARAMS			"/sys/module/pidfd/parameters/"
+
+static unsigned long seed, iteration;
+
+static void __attribute__((noreturn, format(printf, 1, 2)))
+fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "[fuzz] FAIL at iteration %lu (seed %lu): ", iteration,
+		seed);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+#define REQUIRE(cond) do {						\
+	if (!(cond))							\
+		fail("%s:%d: %s (errno %s)", __FILE__, __LINE__, #cond,	\
+		     strerrorname_np(errno));				\
+} while (0)
+
+static uint64_t rng_state;
+
+static uint64_t rnd(void)
+{
+	return pt_rand(&rng_state);
+}
+
+static unsigned int rnd_below(unsigned int n)
+{
+	return (unsigned int)(rnd() % n);
+}
+
+static unsigned long arg_number(int argc, char **argv, int i,
+				const char *env, unsigned long dflt)
+{
+	const char *v = argc > i ? argv[i] : getenv(env);
+
+	return v && *v ? strtoul(v, NULL, 0) : dflt;
+}
+
+static long read_counter(const char *name)
+{
+	char path[128];
+	long val = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), PARAMS "%s", name);
+	f = fopen(path, "re");
+	REQUIRE(f);
+	REQUIRE(fscanf(f, "%ld", &val) == 1);
+	fclose(f);
+	return val;
+}
+
+static int count_open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	REQUIRE(d);
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n - 3;	/* ".", ".." and the directory's own fd */
+}
+
+/* ---- The targets --------------------------------------------------- */
+
+static int dev_fd;
+
+static int open_pidfd(pid_t pid, unsigned int flags)
+{
+	struct pidfd_open_args args = { .pid = pid, .flags = flags };
+	int fd = ioctl(dev_fd, PIDFD_DEV_OPEN, &args);
+
+	REQUIRE(fd >= 0);
+	return fd;
+}
+
+/*
+ * A child in a process group of its own. It inherits the fuzzer's mask,
+ * which blocks every signal, so only SIGKILL and SIGSTOP act on it; the
+ * others stay pending (the real-time ones queue until the limit).
+ */
+static pid_t fork_target(void)
+{
+	pid_t pid = fork();
+
+	REQUIRE(pid >= 0);
+	if (pid == 0) {
+		setpgid(0, 0);
+		for (;;)
+			pause();
+	}
+	setpgid(pid, pid);
+	return pid;
+}
+
+static void kill_reap(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	kill(pid, SIGCONT);
+	REQUIRE(waitpid(pid, NULL, 0) == pid);
+}
+
+/* Gone or stopped (a fuzzed SIGKILL or SIGSTOP): reaped, and true. */
+static bool target_lost(pid_t pid)
+{
+	int status;
+	pid_t ret = waitpid(pid, &status, WNOHANG | WUNTRACED);
+
+	REQUIRE(ret >= 0);
+	if (ret == 0)
+		return false;
+	if (WIFSTOPPED(status))
+		kill_reap(pid);
+	return true;
+}
+
+/* A thread that reports its tid, then waits: on @wait_fd, or for ever. */
+struct reporting_thread {
+	int report_fd;
+	int wait_fd;	/* -1: never exits */
+};
+
+static void *report_then_wait(void *arg)
+{
+	const struct reporting_thread *t = arg;
+	pid_t tid = (pid_t)syscall(SYS_gettid);
+	char c;
+
+	if (write(t->report_fd, &tid, sizeof(tid)) != sizeof(tid))
+		_exit(2);
+	if (t->wait_fd >= 0) {
+		/* Exits once the parent holds its pidfd (or is gone). */
+		if (read(t->wait_fd, &c, 1) < 0)
+			_exit(2);
+		return NULL;
+	}
+	for (;;)
+		pause();
+}
+
+static pid_t read_tid(int fd)
+{
+	pid_t tid;
+
+	REQUIRE(read(fd, &tid, sizeof(tid)) == sizeof(tid));
+	return tid;
+}
+
+/* Waits until the thread @tid of @pid is gone. */
+static void wait_thread_gone(pid_t pid, pid_t tid)
+{
+	char path[64];
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d", pid, tid);
+	for (i = 0; i < 5000 && access(path, F_OK) == 0; i++)
+		usleep(1000);
+	REQUIRE(access(path, F_OK) != 0);
+}
+
+enum fd_kind { FD_DEVICE, FD_PIDFD, FD_OTHER };
+
+struct target_fd {
+	int fd;
+	enum fd_kind kind;
+	const char *what;
+};
+
+enum { T_DEV, T_LIVE, T_ZOMBIE, T_REAPED, T_THREAD, T_THREAD_GONE,
+	T_DEVNULL, T_PROC, T_COUNT };
+
+static struct target_fd fds[T_COUNT];
+static pid_t live, zombie, threaded;
+static int proc_root;
+
+static void set_fd(int slot, int fd, enum fd_kind kind, const char *what)
+{
+	REQUIRE(fd >= 0);
+	fds[slot] = (struct target_fd){ fd, kind, what };
+}
+
+static void make_live(void)
+{
+	live = fork_target();
+	set_fd(T_LIVE, open_pidfd(live, 0), FD_PIDFD, "pidfd of a live child");
+}
+
+/*
+ * The threaded child: the fd of a thread that lives on, and of one that
+ * exited while the process lives on.
+ */
+static void make_threaded(void)
+{
+	int live_report[2], gone_report[2], go[2];
+	pid_t live_tid, gone_tid;
+
+	REQUIRE(pipe2(live_report, O_CLOEXEC) == 0);
+	REQUIRE(pipe2(gone_report, O_CLOEXEC) == 0);
+	REQUIRE(pipe2(go, O_CLOEXEC) == 0);
+	threaded = fork();
+	REQUIRE(threaded >= 0);
+	if (threaded == 0) {
+		struct reporting_thread live_thread = { live_report[1], -1 };
+		struct reporting_thread gone_thread = { gone_report[1], go[0] };
+		pthread_t t;
+
+		setpgid(0, 0);
+		if (pthread_create(&t, NULL, report_then_wait, &live_thread) ||
+		    pthread_create(&t, NULL, report_then_wait, &gone_thread))
+			_exit(2);
+		for (;;)
+			pause();
+	}
+	setpgid(threaded, threaded);
+	close(live_report[1]);
+	close(gone_report[1]);
+	close(go[0]);
+	live_tid = read_tid(live_report[0]);
+	gone_tid = read_tid(gone_report[0]);
+	close(live_report[0]);
+	close(gone_report[0]);
+	set_fd(T_THREAD, open_pidfd(live_tid, PIDFD_THREAD), FD_PIDFD,
+	       "thread pidfd of a live thread");
+	set_fd(T_THREAD_GONE, open_pidfd(gone_tid, PIDFD_THREAD), FD_PIDFD,
+	       "thread pidfd of an exited thread");
+	REQUIRE(write(go[1], "x", 1) == 1);
+	close(go[1]);
+	wait_thread_gone(threaded, gone_tid);
+}
+
+static void open_targets(void)
+{
+	pid_t reaped;
+
+	dev_fd = open("/dev/pidfd", O_RDWR | O_CLOEXEC);
+	set_fd(T_DEV, dev_fd, FD_DEVICE, "/dev/pidfd");
+	reaped = fork();
+	REQUIRE(reaped >= 0);
+	if (reaped == 0) {
+		setpgid(0, 0);
+		_exit(0);
+	}
+	set_fd(T_REAPED, open_pidfd(reaped, 0), FD_PIDFD,
+	       "pidfd of a reaped child");
+	REQUIRE(waitpid(reaped, NULL, 0) == reaped);
+	zombie = fork();
+	REQUIRE(zombie >= 0);
+	if (zombie == 0) {
+		setpgid(0, 0);	/* a group of its own, as every target */
+		_exit(3);
+	}
+	REQUIRE(waitid(P_PID, zombie, NULL, WEXITED | WNOWAIT) == 0);
+	set_fd(T_ZOMBIE, open_pidfd(zombie, PIDFD_NONBLOCK), FD_PIDFD,
+	       "pidfd of a zombie");
+	make_live();
+	make_threaded();
+	set_fd(T_DEVNULL, open("/dev/null", O_RDONLY | O_CLOEXEC), FD_OTHER,
+	       "/dev/null");
+	proc_root = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	set_fd(T_PROC, proc_root, FD_OTHER, "the /proc root");
+}
+
+/* A fuzzed SIGKILL or SIGSTOP got through, or now and then anyway. */
+static void renew_targets(void)
+{
+	bool lost = target_lost(live);
+
+	if (lost || rnd_below(64) == 0) {
+		if (!lost)
+			kill_reap(live);
+		close(fds[T_LIVE].fd);
+		make_live();
+	}
+	if (target_lost(threaded)) {
+		close(fds[T_THREAD].fd);
+		close(fds[T_THREAD_GONE].fd);
+		make_threaded();
+	}
+}
+
+/* ---- Commands and arguments ---------------------------------------- */
+
+static bool same_ioctl(unsigned int cmd, unsigned int ref)
+{
+	return _IOC_DIR(cmd) == _IOC_DIR(ref) &&
+	       _IOC_TYPE(cmd) == _IOC_TYPE(ref) && _IOC_NR(cmd) == _IOC_NR(ref);
+}
+
+/*
+ * The VFS answers some commands on every fd before the driver sees them
+ * (FIOCLEX, FIONBIO, FIFREEZE, FS_IOC_*, ...): they are not ours to fuzz.
+ */
+static bool vfs_generic(unsigned int cmd)
+{
+	switch (_IOC_TYPE(cmd)) {
+	case 0x00: case 0x15: case 'T': case 'X': case 'f': case 0x94:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* A command: one of ours as it is, with a random size, a near miss, or anything. */
+static unsigned int random_cmd(void)
+{
+	static const unsigned int ours[] = {
+		PIDFD_DEV_OPEN, PIDFD_DEV_SEND_SIGNAL, PIDFD_GET_PROCFD,
+		PIDFD_GET_INFO,
+	};
+	static const unsigned int magics[] = {
+		PIDFD_DEV_IOC_MAGIC, PIDFS_IOCTL_MAGIC, 'p',
+	};
+	unsigned int cmd = ours[rnd_below(4)];
+
+	switch (rnd_below(8)) {
+	case 0: case 1: case 2: case 3:
+		return cmd;
+	case 4: case 5:
+		return _IOC(_IOC_DIR(cmd), _IOC_TYPE(cmd), _IOC_NR(cmd),
+			    rnd_below(2) ? rnd_below(129) : rnd_below(ARG_SIZE));
+	case 6:
+		return _IOC(rnd_below(4), magics[rnd_below(3)], rnd_below(16),
+			    rnd_below(ARG_SIZE));
+	default:
+		do
+			cmd = (unsigned int)rnd();
+		while (vfs_generic(cmd));
+		return cmd;
+	}
+}
+
+static unsigned char *arg_area;	/* ARG_SIZE bytes, then the canary */
+static unsigned char *ro_page;	/* random bytes, read-only */
+static unsigned char *edge;	/* a page, then an unmapped one */
+static unsigned char *siginfo_buf;
+static void *unmapped;
+
+static void map_args(void)
+{
+	unsigned char *p;
+	unsigned int i;
+
+	arg_area = mmap(NULL, ARG_SIZE + CANARY_SIZE, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ro_page = mmap(NULL, PAGE, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	p = mmap(NULL, 3 * PAGE, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	siginfo_buf = mmap(NULL, PAGE, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	REQUIRE(arg_area != MAP_FAILED && ro_page != MAP_FAILED &&
+		p != MAP_FAILED && siginfo_buf != MAP_FAILED);
+	for (i = 0; i < PAGE; i++)
+		ro_page[i] = (unsigned char)rnd();
+	REQUIRE(mprotect(ro_page, PAGE, PROT_READ) == 0);
+	/* p: [edge page][PROT_NONE][unmapped], kept so nothing lands there. */
+	edge = p;
+	REQUIRE(mprotect(p + PAGE, PAGE, PROT_NONE) == 0);
+	REQUIRE(munmap(p + 2 * PAGE, PAGE) == 0);
+	unmapped = p + 2 * PAGE;
+}
+
+/* Random bytes, with the fields that matter often sane. */
+static void fill_arg(unsigned char *buf, size_t room)
+{
+	struct pidfd_signal_args sig = { 0 };
+	size_t i, n = rnd_below(96);
+	int32_t pid;
+
+	if (n > room)
+		n = room;
+	for (i = 0; i < n; i++)
+		buf[i] = (unsigned char)rnd();
+	if (room < sizeof(sig))
+		return;
+	switch (rnd_below(4)) {
+	case 0:	/* struct pidfd_open_args: a pid we own, or any */
+		pid = rnd_below(2) ? live : (int32_t)rnd_below(400);
+		memcpy(buf, &pid, sizeof(pid));
+		break;
+	case 1:	/* struct pidfd_signal_args: small sig, one flag or none */
+		sig.sig = rnd_below(66);
+		sig.flags = rnd_below(2) << rnd_below(3);
+		if (rnd_below(2)) {
+			/* A siginfo of random bytes, often consistent. */
+			for (i = 0; i < 128; i++)
+				siginfo_buf[i] = (unsigned char)rnd();
+			if (rnd_below(2))
+				memcpy(siginfo_buf, &sig.sig, sizeof(int));
+			sig.info = (uintptr_t)siginfo_buf;
+		}
+		memcpy(buf, &sig, sizeof(sig));
+		break;
+	default:
+		break;
+	}
+}
+
+/* The ioctl's third argument. */
+static unsigned long random_value(unsigned int cmd)
+{
+	size_t size = _IOC_SIZE(cmd), in_page;
+
+	switch (rnd_below(10)) {
+	case 0:
+		return 0;
+	case 1:
+		return (unsigned long)(uintptr_t)unmapped;
+	case 2:	/* an fd number, or a procfs root for GET_PROCFD */
+		return rnd_below(2) ? (unsigned long)proc_root : rnd_below(64);
+	case 3:	/* a kernel address: never accessible from user space */
+		return sizeof(long) == 8 ? (unsigned long)0xffff888000001000ULL :
+					   0xfffff000UL;
+	case 4:
+		return (unsigned long)(uintptr_t)ro_page;
+	case 5:	/* starts in a page, runs into an inaccessible one */
+		in_page = size / 2 + 1 < PAGE ? size / 2 + 1 : PAGE;
+		fill_arg(edge + PAGE - in_page, in_page);
+		return (unsigned long)(uintptr_t)(edge + PAGE - in_page);
+	default:
+		/* Right below the canary: the size must be honoured. */
+		fill_arg(arg_area + ARG_SIZE - size, size);
+		return (unsigned long)(uintptr_t)(arg_area + ARG_SIZE - size);
+	}
+}
+
+/* ---- What docs/abi.md allows --------------------------------------- */
+
+static bool errno_in(int err, const int *list)
+{
+	for (; *list; list++)
+		if (*list == err)
+			return true;
+	return false;
+}
+
+/* The errno @err is one docs/abi.md gives @cmd on an fd of kind @kind. */
+static bool allowed_errno(enum fd_kind kind, unsigned int cmd, int err)
+{
+	static const int open_errs[] = {
+		EFAULT, EINVAL, ESRCH, E2BIG, EMFILE, ENFILE, ENOMEM, 0
+	};
+	static const int signal_errs[] = {
+		EFAULT, EINVAL, EPERM, ESRCH, E2BIG, EACCES, EAGAIN, ENOMEM, 0
+	};
+	static const int procfd_errs[] = {
+		EBADF, EINVAL, ESRCH, ENOENT, EACCES, EPERM, EMFILE, ENFILE,
+		ENOMEM, 0
+	};
+	static const int info_errs[] = { EFAULT, EINVAL, ESRCH, ENOMEM, 0 };
+
+	if (kind == FD_DEVICE && same_ioctl(cmd, PIDFD_DEV_OPEN))
+		return errno_in(err, open_errs);
+	if (kind == FD_PIDFD && cmd == PIDFD_GET_PROCFD)
+		return errno_in(err, procfd_errs);
+	if (kind == FD_PIDFD && same_ioctl(cmd, PIDFD_DEV_SEND_SIGNAL))
+		return errno_in(err, signal_errs);
+	if (kind == FD_PIDFD && same_ioctl(cmd, PIDFD_GET_INFO))
+		return errno_in(err, info_errs);
+	return err == ENOTTY;
+}
+
+/* The command returns a new fd when it succeeds. */
+static bool returns_fd(enum fd_kind kind, unsigned int cmd)
+{
+	return (kind == FD_DEVICE && same_ioctl(cmd, PIDFD_DEV_OPEN)) ||
+	       (kind == FD_PIDFD && cmd == PIDFD_GET_PROCFD);
+}
+
+static void check_new_fd(int fd, unsigned int cmd)
+{
+	struct stat st;
+
+	if (fcntl(fd, F_GETFD) != FD_CLOEXEC)
+		fail("cmd %#x: new fd %d is not close-on-exec", cmd, fd);
+	if (cmd == PIDFD_GET_PROCFD &&
+	    (fstat(fd, &st) != 0 || !S_ISDIR(st.st_mode)))
+		fail("GET_PROCFD: new fd %d is not a directory", fd);
+	close(fd);
+}
+
+/* ---- The run -------------------------------------------------------- */
+
+int main(int argc, char **argv)
+{
+	unsigned long iterations, ok = 0, by_errno[256] = { 0 };
+	long pidfds_before, pids_before;
+	int fds_before;
+	sigset_t all;
+	unsigned int i;
+
+	iterations = arg_number(argc, argv, 1, "PIDFD_FUZZ_ITERATIONS",
+				DEFAULT_ITERATIONS);
+	seed = arg_number(argc, argv, 2, "PIDFD_FUZZ_SEED",
+			  (unsigned long)time(NULL));
+	printf("[fuzz] %d-bit, seed %lu, %lu iterations\n",
+	       (int)sizeof(long) * 8, seed, iterations);
+	fflush(stdout);
+	rng_state = seed | 1;
+
+	/* No fuzzed signal can reach the fuzzer; its children inherit it. */
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, NULL);
+	fds_before = count_open_fds();
+	pidfds_before = read_counter("live_pidfds");
+	pids_before = read_counter("live_pids");
+	map_args();
+	open_targets();
+
+	for (iteration = 0; iteration < iterations; iteration++) {
+		const struct target_fd *t = &fds[rnd_below(T_COUNT)];
+		unsigned int cmd = random_cmd();
+		unsigned long value;
+		long ret;
+		int err;
+
+		memset(arg_area + ARG_SIZE, CANARY_BYTE, CANARY_SIZE);
+		value = random_value(cmd);
+		errno = 0;
+		ret = ioctl(t->fd, cmd, value);
+		err = errno;
+		for (i = 0; i < CANARY_SIZE; i++)
+			if (arg_area[ARG_SIZE + i] != CANARY_BYTE)
+				fail("cmd %#x on %s wrote past its size %u",
+				     cmd, t->what, _IOC_SIZE(cmd));
+		if (ret < 0) {
+			if (!allowed_errno(t->kind, cmd, err))
+				fail("ioctl(%s, %#x, %#lx): %s is not an errno of this command",
+				     t->what, cmd, value, strerrorname_np(err));
+			by_errno[err & 0xff]++;
+		} else if (returns_fd(t->kind, cmd)) {
+			ok++;
+			check_new_fd((int)ret, cmd);
+		} else if (ret == 0) {
+			ok++;
+		} else {
+			fail("ioctl(%s, %#x, %#lx) returned %ld", t->what, cmd,
+			     value, ret);
+		}
+		/* Only a call that succeeded can have stopped or killed one. */
+		if (ret >= 0)
+			renew_targets();
+	}
+
+	/* What the run reached, so that a fuzzer that does nothing shows. */
+	printf("[fuzz] %lu calls succeeded;", ok);
+	for (i = 0; i < 256; i++)
+		if (by_errno[i])
+			printf(" %s %lu", strerrorname_np((int)i), by_errno[i]);
+	printf("\n");
+	if (ok <= iterations / 100)
+		fail("only %lu of %lu calls succeeded", ok, iterations);
+
+	for (i = 0; i < T_COUNT; i++)
+		close(fds[i].fd);
+	kill_reap(live);
+	kill_reap(threaded);
+	REQUIRE(waitpid(zombie, NULL, 0) == zombie);
+	if (count_open_fds() != fds_before)
+		fail("%d fds open at the end, %d at the start",
+		     count_open_fds(), fds_before);
+	/* A finished target's last reference may sit in the irq_work briefly. */
+	for (i = 0; i < 100 && read_counter("live_pids") != pids_before; i++)
+		usleep(10000);
+	if (read_counter("live_pidfds") != pidfds_before ||
+	    read_counter("live_pids") != pids_before)
+		fail("live_pidfds %ld, live_pids %ld at the end; %ld, %ld at the start",
+		     read_counter("live_pidfds"), read_counter("live_pids"),
+		     pidfds_before, pids_before);
+	printf("[fuzz] passed\n");
+	return 0;
+}
