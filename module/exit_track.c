@@ -30,8 +30,9 @@
  * number), which stays O(1) as it grows; a lock is taken only on a target
  * that matched, its own.
  *
- * Tracepoint probes run with preemption disabled, and on PREEMPT_RT the
- * free probe also runs in a thread that must not sleep: so a target's lock
+ * Tracepoint probes may run with preemption disabled (before 7.x they
+ * always do), and on PREEMPT_RT the free probe also runs in an RCU
+ * callback that must not sleep: so a target's lock
  * is a raw spinlock, and the probes never wake a waitqueue themselves
  * (its lock sleeps on RT). A finished target is handed, with a reference,
  * to an irq_work, which wakes its waiters in hard interrupt context, or on
@@ -216,8 +217,7 @@ static bool finish_target(struct pidfd_target *target,
 {
 	target->released = true;
 	if (!target->exit_recorded)
-		record_exit(target, READ_ONCE(task->exit_code),
-			    task_cgroup_id(task));
+		record_exit(target, own_status(task), task_cgroup_id(task));
 	/* Released only once, so queued at most once. */
 	if (!refcount_inc_not_zero(&target->users))
 		return false;	/* its last pidfd is being closed */
@@ -317,6 +317,7 @@ static struct pidfd_target *target_create(struct pid *pid)
 {
 	struct pidfd_target *fresh;
 	pid_t nr = pid_nr(pid);
+	bool has_task;
 	int err;
 
 	fresh = kmem_cache_zalloc(target_cache, GFP_KERNEL);
@@ -331,24 +332,27 @@ static struct pidfd_target *target_create(struct pid *pid)
 	/*
 	 * In one RCU read section with the check for a task: a task released
 	 * after the check is freed after the section, when the target is in
-	 * the table for sched_process_free to find. Without a task, no free
-	 * will come for it.
+	 * the table for sched_process_free to find.
 	 */
 	rcu_read_lock();
 	err = rhltable_insert_key(&targets, &nr, &fresh->by_nr, targets_params);
-	if (err)
-		err = -ENOMEM;	/* the table could not grow */
-	if (!err && !pid_has_task(pid, PIDTYPE_PID)) {
-		raw_spin_lock_irq(&fresh->lock);
-		fresh->released = true;
-		raw_spin_unlock_irq(&fresh->lock);
-	}
+	has_task = !err && pid_has_task(pid, PIDTYPE_PID);
 	rcu_read_unlock();
 	if (err) {
 		atomic_dec(&pidfd_live_targets);
 		put_pid(fresh->pid);
 		kmem_cache_free(target_cache, fresh);
-		return ERR_PTR(err);
+		return ERR_PTR(-ENOMEM);	/* the table could not grow */
+	}
+	if (!has_task) {
+		/*
+		 * Reaped since the opener looked: the process is gone, as for
+		 * pidfd_open(2) losing the same race. Its task's free may still
+		 * be coming and find the target, so it leaves the table the way
+		 * every target does.
+		 */
+		pidfd_target_put(fresh);
+		return ERR_PTR(-ESRCH);
 	}
 	return fresh;
 }

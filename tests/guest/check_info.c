@@ -560,6 +560,57 @@ START_TEST(exit_thread_own_code_group_exit_after)
 }
 END_TEST
 
+static void *reap_main(void *arg)
+{
+	pt_reap(*(pid_t *)arg);
+	return NULL;
+}
+
+/*
+ * The parent reaps while a pidfd is being opened: the open either fails
+ * (ESRCH, the process is gone) or gives a pidfd whose exit status is
+ * recorded. Before the fix, an open that saw the zombie and then lost the
+ * race with the reap gave a pidfd with no status (GET_INFO: ESRCH).
+ */
+START_TEST(exit_open_races_reap)
+{
+	int i, code, opened = 0, gone = 0;
+
+	for (i = 0; i < 300; i++) {
+		struct pidfd_info info;
+		pthread_t reaper;
+		pid_t pid;
+		int pidfd;
+
+		code = i % 256;
+		pid = pt_fork_exit(code);
+		ck_assert_int_gt(pid, 0);
+		ck_assert_int_eq(pthread_create(&reaper, NULL, reap_main, &pid), 0);
+		pidfd = pt_open(pid, 0);
+		if (pidfd < 0) {
+			ck_assert_msg(errno == ESRCH, "open: %s", pt_errname(errno));
+			gone++;
+		}
+		pthread_join(reaper, NULL);
+		if (pidfd < 0)
+			continue;
+		opened++;
+		ck_assert_msg(pt_get_info(pidfd, &info, PIDFD_INFO_EXIT) == 0,
+			      "iteration %d: GET_INFO(EXIT) after the reap: %s", i,
+			      pt_errname(errno));
+		ck_assert_msg(info.mask & PIDFD_INFO_EXIT,
+			      "iteration %d: no exit status recorded", i);
+		ck_assert_msg(WIFEXITED(info.exit_code) &&
+			      WEXITSTATUS(info.exit_code) == code,
+			      "iteration %d: status %#x, want exit(%d)", i,
+			      info.exit_code, code);
+		close(pidfd);
+	}
+	printf("[info] open against the reap: %d pidfds with a status, %d ESRCH\n",
+	       opened, gone);
+}
+END_TEST
+
 static Suite *info_suite(void)
 {
 	Suite *s = suite_create("info");
@@ -586,6 +637,7 @@ static Suite *info_suite(void)
 	tcase_add_test(tc, exit_thread_exec_leader_alive);
 	tcase_add_test(tc, exit_thread_exec_leader_gone);
 	tcase_add_test(tc, exit_thread_own_code_group_exit_after);
+	tcase_add_test(tc, exit_open_races_reap);
 	return s;
 }
 
