@@ -71,22 +71,30 @@ static int __init pidfd_init(void)
 	err = pidfd_signal_policy_init();
 	if (err)
 		return err;
-	err = pidfd_exit_track_init();
+	err = pidfd_nsfd_init();
 	if (err)
 		return err;
+	err = pidfd_exit_track_init();
+	if (err)
+		goto err_nsfd;
 	err = misc_register(&pidfd_miscdev);
-	if (err) {
-		pidfd_exit_track_exit();
-		return err;
-	}
+	if (err)
+		goto err_exit_track;
 	pr_info("version %s loaded: /dev/pidfd\n", PIDFD_DKMS_VERSION);
 	return 0;
+
+err_exit_track:
+	pidfd_exit_track_exit();
+err_nsfd:
+	pidfd_nsfd_exit();
+	return err;
 }
 
 static void __exit pidfd_exit(void)
 {
 	misc_deregister(&pidfd_miscdev);
 	pidfd_exit_track_exit();
+	pidfd_nsfd_exit();
 }
 
 module_init(pidfd_init);

@@ -87,15 +87,20 @@ static long pidfd_ioctl(struct file *file, unsigned int cmd,
 		return pidfd_send_signal_ioctl(file, cmd, (void __user *)arg);
 	if (pidfd_ioctl_is(cmd, PIDFD_GET_INFO))
 		return pidfd_get_info(file, cmd, (void __user *)arg);
+	if (pidfd_is_ns_ioctl(cmd))
+		return pidfd_get_namespace(file, cmd, arg);
 	return -ENOTTY;
 }
 
 #ifdef CONFIG_COMPAT
-/* Every argument is a pointer, except PIDFD_GET_PROCFD's fd number. */
+/*
+ * Every argument is a pointer, except PIDFD_GET_PROCFD's fd number and the
+ * namespace ioctls' (must be) zero.
+ */
 static long pidfd_compat_ioctl(struct file *file, unsigned int cmd,
 			       unsigned long arg)
 {
-	if (cmd == PIDFD_GET_PROCFD)
+	if (cmd == PIDFD_GET_PROCFD || pidfd_is_ns_ioctl(cmd))
 		return pidfd_ioctl(file, cmd, arg);
 	return pidfd_ioctl(file, cmd, (unsigned long)compat_ptr(arg));
 }

@@ -76,6 +76,23 @@ static inline bool pidfd_pid_in_current_ns(const struct pid *pid)
 }
 
 /*
+ * Does @nr name @pid in @ns, and does @pid still have its task? A struct
+ * pid keeps its number until its last task is released and is never
+ * reused, so a yes before and after a lookup of /proc/<nr> proves the
+ * lookup found @pid's process.
+ */
+static inline bool pidfd_pid_holds_number(struct pid *pid,
+					  struct pid_namespace *ns, pid_t nr)
+{
+	bool held;
+
+	rcu_read_lock();
+	held = find_pid_ns(nr, ns) == pid && pid_has_task(pid, PIDTYPE_PID);
+	rcu_read_unlock();
+	return held;
+}
+
+/*
  * Extensible commands are matched on direction, type and number only: the
  * size field is the caller's struct size (copy_struct_from_user rules).
  */
@@ -96,6 +113,13 @@ int pidfd_signal_policy_check(struct task_struct *target, int sig);
 
 /* procfd.c */
 long pidfd_get_procfd(struct file *file, int procfd);
+
+/* nsfd.c */
+int pidfd_nsfd_init(void);
+void pidfd_nsfd_exit(void);
+bool pidfd_is_ns_ioctl(unsigned int cmd);
+long pidfd_get_namespace(struct file *file, unsigned int cmd,
+			 unsigned long arg);
 
 /* info.c */
 long pidfd_get_info(struct file *file, unsigned int cmd, void __user *uarg);

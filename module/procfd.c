@@ -19,17 +19,6 @@
 
 #include "pidfd_internal.h"
 
-static bool pid_holds_number(struct pid *pid, struct pid_namespace *ns,
-			     pid_t nr)
-{
-	bool held;
-
-	rcu_read_lock();
-	held = find_pid_ns(nr, ns) == pid && pid_has_task(pid, PIDTYPE_PID);
-	rcu_read_unlock();
-	return held;
-}
-
 long pidfd_get_procfd(struct file *file, int procfd)
 {
 	struct pid *pid = pidfd_file_pid(file);
@@ -52,7 +41,7 @@ long pidfd_get_procfd(struct file *file, int procfd)
 
 	ns = pidfd_proc_pid_ns(file_inode(root));
 	nr = pid_nr_ns(pid, ns);
-	if (!nr || !pid_holds_number(pid, ns, nr)) {
+	if (!nr || !pidfd_pid_holds_number(pid, ns, nr)) {
 		fd = -ESRCH;
 		goto out_put_root;
 	}
@@ -60,7 +49,7 @@ long pidfd_get_procfd(struct file *file, int procfd)
 	snprintf(name, sizeof(name), "%d", nr);
 	dir = pidfd_file_open_root(&root->f_path, name,
 				   O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
-	if (!pid_holds_number(pid, ns, nr)) {
+	if (!pidfd_pid_holds_number(pid, ns, nr)) {
 		/* Gone while we looked, whatever the lookup found. */
 		if (!IS_ERR(dir))
 			fput(dir);

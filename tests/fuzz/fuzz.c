@@ -40,6 +40,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/nsfs.h>
 #include <linux/pidfd_dev.h>
 #include "pt_rand.h"
 
@@ -357,17 +358,26 @@ static bool vfs_generic(unsigned int cmd)
 	}
 }
 
+/* PIDFD_GET_<TYPE>_NAMESPACE: _IO(0xFF, 1..10). */
+static bool is_ns_ioctl(unsigned int cmd)
+{
+	return _IOC_DIR(cmd) == _IOC_NONE && _IOC_SIZE(cmd) == 0 &&
+	       _IOC_TYPE(cmd) == PIDFS_IOCTL_MAGIC &&
+	       _IOC_NR(cmd) >= 1 && _IOC_NR(cmd) <= 10;
+}
+
 /* A command: one of ours as it is, with a random size, a near miss, or anything. */
 static unsigned int random_cmd(void)
 {
 	static const unsigned int ours[] = {
 		PIDFD_DEV_OPEN, PIDFD_DEV_SEND_SIGNAL, PIDFD_GET_PROCFD,
-		PIDFD_GET_INFO,
+		PIDFD_GET_INFO, PIDFD_GET_UTS_NAMESPACE,
+		PIDFD_GET_TIME_FOR_CHILDREN_NAMESPACE,
 	};
 	static const unsigned int magics[] = {
 		PIDFD_DEV_IOC_MAGIC, PIDFS_IOCTL_MAGIC, 'p',
 	};
-	unsigned int cmd = ours[rnd_below(4)];
+	unsigned int cmd = ours[rnd_below(sizeof(ours) / sizeof(ours[0]))];
 
 	switch (rnd_below(8)) {
 	case 0: case 1: case 2: case 3:
@@ -505,6 +515,9 @@ static bool allowed_errno(enum fd_kind kind, unsigned int cmd, int err)
 		ENOMEM, 0
 	};
 	static const int info_errs[] = { EFAULT, EINVAL, ESRCH, ENOMEM, 0 };
+	static const int ns_errs[] = {
+		EINVAL, ESRCH, EACCES, EOPNOTSUPP, EMFILE, ENFILE, ENOMEM, 0
+	};
 
 	if (kind == FD_DEVICE && same_ioctl(cmd, PIDFD_DEV_OPEN))
 		return errno_in(err, open_errs);
@@ -514,6 +527,8 @@ static bool allowed_errno(enum fd_kind kind, unsigned int cmd, int err)
 		return errno_in(err, signal_errs);
 	if (kind == FD_PIDFD && same_ioctl(cmd, PIDFD_GET_INFO))
 		return errno_in(err, info_errs);
+	if (kind == FD_PIDFD && is_ns_ioctl(cmd))
+		return errno_in(err, ns_errs);
 	return err == ENOTTY;
 }
 
@@ -521,7 +536,8 @@ static bool allowed_errno(enum fd_kind kind, unsigned int cmd, int err)
 static bool returns_fd(enum fd_kind kind, unsigned int cmd)
 {
 	return (kind == FD_DEVICE && same_ioctl(cmd, PIDFD_DEV_OPEN)) ||
-	       (kind == FD_PIDFD && cmd == PIDFD_GET_PROCFD);
+	       (kind == FD_PIDFD &&
+		(cmd == PIDFD_GET_PROCFD || is_ns_ioctl(cmd)));
 }
 
 static void check_new_fd(int fd, unsigned int cmd)
@@ -533,6 +549,11 @@ static void check_new_fd(int fd, unsigned int cmd)
 	if (cmd == PIDFD_GET_PROCFD &&
 	    (fstat(fd, &st) != 0 || !S_ISDIR(st.st_mode)))
 		fail("GET_PROCFD: new fd %d is not a directory", fd);
+	/* An nsfs file: setns(2) with no type accepts nothing else. */
+	if (is_ns_ioctl(cmd) &&
+	    (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	     ioctl(fd, NS_GET_NSTYPE) < 0))
+		fail("cmd %#x: new fd %d is not a namespace", cmd, fd);
 	close(fd);
 }
 

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/pidfd.h>	/* glibc's, alongside ours: no clash */
 #include <sys/prctl.h>
 #include <sys/utsname.h>
@@ -720,6 +721,45 @@ START_TEST(procfd)
 }
 END_TEST
 
+/* libpidfd_get_namespace(): the process's namespace; other commands refused. */
+START_TEST(get_namespace)
+{
+	struct stat a, b;
+	int fd, ns, status;
+	char path[64];
+	pid_t pid = start_sleeper();
+
+	fd = libpidfd_open(pid, 0);
+	ck_assert_int_ge(fd, 0);
+	ns = libpidfd_get_namespace(fd, PIDFD_GET_NET_NAMESPACE);
+	ck_assert_msg(ns >= 0, "net namespace: %m");
+	ck_assert_int_ne(fcntl(ns, F_GETFD) & FD_CLOEXEC, 0);
+	snprintf(path, sizeof(path), "/proc/%d/ns/net", pid);
+	ck_assert_int_eq(fstat(ns, &a), 0);
+	ck_assert_int_eq(stat(path, &b), 0);
+	ck_assert(a.st_dev == b.st_dev && a.st_ino == b.st_ino);
+	close(ns);
+
+	/* Never passed on: PIDFD_GET_INFO, a number past the ten, 0. */
+	errno = 0;
+	ck_assert_int_eq(libpidfd_get_namespace(fd, PIDFD_GET_INFO), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	errno = 0;
+	ck_assert_int_eq(libpidfd_get_namespace(fd, _IO(PIDFS_IOCTL_MAGIC, 11)), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	errno = 0;
+	ck_assert_int_eq(libpidfd_get_namespace(fd, 0), -1);
+	ck_assert_int_eq(errno, EINVAL);
+
+	kill(pid, SIGKILL);
+	reap(pid, &status);
+	errno = 0;
+	ck_assert_int_eq(libpidfd_get_namespace(fd, PIDFD_GET_UTS_NAMESPACE), -1);
+	ck_assert_int_eq(errno, ESRCH);
+	close(fd);
+}
+END_TEST
+
 /* ---- info, exit status, wait ---- */
 
 START_TEST(get_info_fields)
@@ -988,6 +1028,7 @@ static Suite *libpidfd_suite(void)
 	tc = tcase_create("proc_info_wait");
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, procfd);
+	tcase_add_test(tc, get_namespace);
 	tcase_add_test(tc, get_info_fields);
 	tcase_add_test(tc, get_info_creds_of_unprivileged);
 	tcase_add_test(tc, exit_status_of_non_child);

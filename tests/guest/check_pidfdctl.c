@@ -503,12 +503,20 @@ END_TEST
 
 START_TEST(info_and_status)
 {
-	char pidtext[16], want[64];
+	char pidtext[16], want[96], link[64], path[64];
 	pid_t s = start_sleeper();
+	unsigned long long uts_ino;
 	struct run r;
 	int status;
+	ssize_t n;
 
 	itoa_buf(s, pidtext);
+	/* "uts:[4026531838]": info prints the same, JSON the number. */
+	snprintf(path, sizeof(path), "/proc/%d/ns/uts", s);
+	n = readlink(path, link, sizeof(link) - 1);
+	ck_assert_msg(n > 0, "readlink %s: %m", path);
+	link[n] = '\0';
+	ck_assert_int_eq(sscanf(link, "uts:[%llu]", &uts_ino), 1);
 	ck_assert_int_eq(RUN(&r, "info", "--json", pidtext), 0);
 	snprintf(want, sizeof(want), "\"pid\": %d,", s);
 	ck_assert_msg(strstr(r.stdout_text, want), "%s", r.stdout_text);
@@ -516,10 +524,14 @@ START_TEST(info_and_status)
 	ck_assert_msg(strstr(r.stdout_text, want), "%s", r.stdout_text);
 	ck_assert(strstr(r.stdout_text, "\"ruid\": 0,"));
 	ck_assert(strstr(r.stdout_text, "\"exit_code\": null"));
-	ck_assert(r.stdout_text[0] == '{' && strstr(r.stdout_text, "}\n"));
+	snprintf(want, sizeof(want), "\"uts\": %llu", uts_ino);
+	ck_assert_msg(strstr(r.stdout_text, want), "%s", r.stdout_text);
+	ck_assert(r.stdout_text[0] == '{' && strstr(r.stdout_text, "}}\n"));
 
 	ck_assert_int_eq(RUN(&r, "info", pidtext), 0);
 	snprintf(want, sizeof(want), "pid:      %d\n", s);
+	ck_assert_msg(strstr(r.stdout_text, want), "%s", r.stdout_text);
+	snprintf(want, sizeof(want), " %s", link);
 	ck_assert_msg(strstr(r.stdout_text, want), "%s", r.stdout_text);
 
 	ck_assert_int_eq(RUN(&r, "status", pidtext), 0);

@@ -137,4 +137,23 @@ struct pidfd_info {
 #define PIDFD_GET_INFO	_IOWR(PIDFS_IOCTL_MAGIC, 11, struct pidfd_info)
 #endif /* PIDFD_GET_INFO */
 
+/*
+ * On a pidfd: the namespace ioctls of upstream 6.11, with its numbers. The
+ * argument must be 0; each returns a new close-on-exec nsfs fd, as
+ * open("/proc/<pid>/ns/<type>") would, for setns(2) and the NS_GET_*
+ * ioctls.
+ */
+#ifndef PIDFD_GET_CGROUP_NAMESPACE
+#define PIDFD_GET_CGROUP_NAMESPACE		_IO(0xFF, 1)
+#define PIDFD_GET_IPC_NAMESPACE			_IO(0xFF, 2)
+#define PIDFD_GET_MNT_NAMESPACE			_IO(0xFF, 3)
+#define PIDFD_GET_NET_NAMESPACE			_IO(0xFF, 4)
+#define PIDFD_GET_PID_NAMESPACE			_IO(0xFF, 5)
+#define PIDFD_GET_PID_FOR_CHILDREN_NAMESPACE	_IO(0xFF, 6)
+#define PIDFD_GET_TIME_NAMESPACE		_IO(0xFF, 7)
+#define PIDFD_GET_TIME_FOR_CHILDREN_NAMESPACE	_IO(0xFF, 8)
+#define PIDFD_GET_USER_NAMESPACE		_IO(0xFF, 9)
+#define PIDFD_GET_UTS_NAMESPACE			_IO(0xFF, 10)
+#endif /* PIDFD_GET_CGROUP_NAMESPACE */
+
 #endif /* _UAPI_LINUX_PIDFD_DEV_H */

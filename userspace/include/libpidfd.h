@@ -69,6 +69,16 @@ int libpidfd_open_procdir(int pidfd);
 int libpidfd_get_info(int pidfd, struct pidfd_info *info, size_t size);
 
 /*
+ * The namespace ioctls (upstream 6.11): a close-on-exec nsfs fd, for
+ * setns(2), of the namespace of @pidfd's process that @cmd names, one of
+ * PIDFD_GET_CGROUP_NAMESPACE ... PIDFD_GET_UTS_NAMESPACE. The caller needs
+ * what opening /proc/<pid>/ns/<type> needs (ptrace read access). errno:
+ * EINVAL (@cmd is not one of them), EACCES, ESRCH (the process has
+ * exited), EOPNOTSUPP (the kernel has no such kind of namespace).
+ */
+int libpidfd_get_namespace(int pidfd, unsigned int cmd);
+
+/*
  * Wait until the process (or, for a PIDFD_THREAD pidfd, the thread) has
  * exited, by poll(2) on the pidfd. @timeout_ms < 0 waits for ever.
  * Returns 0 once it has exited, -1 with errno ETIMEDOUT if it has not by

@@ -64,6 +64,19 @@ int libpidfd_open_procdir(int pidfd)
 	return dirfd;
 }
 
+int libpidfd_get_namespace(int pidfd, unsigned int cmd)
+{
+	/* _IO(0xFF, 1..10): refused here, never sent as another command. */
+	if (_IOC_DIR(cmd) != _IOC_NONE || _IOC_SIZE(cmd) ||
+	    _IOC_TYPE(cmd) != _IOC_TYPE(PIDFD_GET_UTS_NAMESPACE) ||
+	    _IOC_NR(cmd) < _IOC_NR(PIDFD_GET_CGROUP_NAMESPACE) ||
+	    _IOC_NR(cmd) > _IOC_NR(PIDFD_GET_UTS_NAMESPACE)) {
+		errno = EINVAL;
+		return -1;
+	}
+	return ioctl(pidfd, cmd, 0);
+}
+
 /* The ioctl's size field is 14 bits wide. */
 #define IOC_SIZE_MAX ((1U << _IOC_SIZEBITS) - 1)
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -228,8 +229,52 @@ int pidfdctl_kill(const struct pidfdctl_args *args)
 	return PIDFDCTL_EXIT_OK;
 }
 
-static void print_info_text(const struct pidfd_info *info)
+/* The namespaces "info" shows, as /proc/<pid>/ns names them. */
+static const struct {
+	const char *name;
+	unsigned int cmd;
+} namespace_kinds[] = {
+	{ "cgroup", PIDFD_GET_CGROUP_NAMESPACE },
+	{ "ipc", PIDFD_GET_IPC_NAMESPACE },
+	{ "mnt", PIDFD_GET_MNT_NAMESPACE },
+	{ "net", PIDFD_GET_NET_NAMESPACE },
+	{ "pid", PIDFD_GET_PID_NAMESPACE },
+	{ "pid_for_children", PIDFD_GET_PID_FOR_CHILDREN_NAMESPACE },
+	{ "time", PIDFD_GET_TIME_NAMESPACE },
+	{ "time_for_children", PIDFD_GET_TIME_FOR_CHILDREN_NAMESPACE },
+	{ "user", PIDFD_GET_USER_NAMESPACE },
+	{ "uts", PIDFD_GET_UTS_NAMESPACE },
+};
+
+#define NAMESPACE_KINDS (sizeof(namespace_kinds) / sizeof(namespace_kinds[0]))
+
+/*
+ * The inode number of each namespace of @pidfd's process (what readlink
+ * shows as "uts:[N]"), 0 where the caller may not see it (EACCES), the
+ * process has exited or the kernel lacks that kind.
+ */
+static void read_namespaces(int pidfd, uint64_t *inodes)
 {
+	struct stat st;
+	unsigned int i;
+	int fd;
+
+	for (i = 0; i < NAMESPACE_KINDS; i++) {
+		inodes[i] = 0;
+		fd = libpidfd_get_namespace(pidfd, namespace_kinds[i].cmd);
+		if (fd < 0)
+			continue;
+		if (fstat(fd, &st) == 0)
+			inodes[i] = st.st_ino;
+		close(fd);
+	}
+}
+
+static void print_info_text(const struct pidfd_info *info,
+			    const uint64_t *ns_inodes)
+{
+	unsigned int i, shown = 0;
+
 	if (info->mask & PIDFD_INFO_PID) {
 		printf("pid:      %u\n", info->pid);
 		printf("tgid:     %u\n", info->tgid);
@@ -249,11 +294,22 @@ static void print_info_text(const struct pidfd_info *info)
 		printf("exit:     (not exited, or not reaped yet)\n");
 	if (info->mask & PIDFD_INFO_SUPPORTED_MASK)
 		printf("supported: 0x%" PRIx64 "\n", (uint64_t)info->supported_mask);
+	printf("ns:      ");
+	for (i = 0; i < NAMESPACE_KINDS; i++) {
+		if (!ns_inodes[i])
+			continue;
+		printf(" %s:[%" PRIu64 "]", namespace_kinds[i].name,
+		       ns_inodes[i]);
+		shown++;
+	}
+	printf("%s\n", shown ? "" : " (none visible: exited, or no access)");
 }
 
-static void print_info_json(const struct pidfd_info *info)
+static void print_info_json(const struct pidfd_info *info,
+			    const uint64_t *ns_inodes)
 {
-	const char *sep = "";
+	const char *sep = "", *ns_sep = "";
+	unsigned int i;
 
 #define FIELD(fmt, ...) do { printf("%s" fmt, sep, __VA_ARGS__); sep = ", "; } while (0)
 	printf("{");
@@ -281,12 +337,21 @@ static void print_info_json(const struct pidfd_info *info)
 		FIELD("\"exit_code\": %s", "null");
 	if (info->mask & PIDFD_INFO_SUPPORTED_MASK)
 		FIELD("\"supported_mask\": %" PRIu64, (uint64_t)info->supported_mask);
-	printf("}\n");
+	FIELD("\"namespaces\": {%s", "");
+	for (i = 0; i < NAMESPACE_KINDS; i++) {
+		if (!ns_inodes[i])
+			continue;
+		printf("%s\"%s\": %" PRIu64, ns_sep, namespace_kinds[i].name,
+		       ns_inodes[i]);
+		ns_sep = ", ";
+	}
+	printf("}}\n");
 #undef FIELD
 }
 
 int pidfdctl_info(const struct pidfdctl_args *args)
 {
+	uint64_t ns_inodes[NAMESPACE_KINDS];
 	struct pidfd_info info;
 	int pidfd, ret, err;
 
@@ -298,6 +363,8 @@ int pidfdctl_info(const struct pidfdctl_args *args)
 		    PIDFD_INFO_EXIT | PIDFD_INFO_SUPPORTED_MASK;
 	ret = libpidfd_get_info(pidfd, &info, sizeof(info));
 	err = errno;
+	if (ret == 0)
+		read_namespaces(pidfd, ns_inodes);
 	close(pidfd);
 	if (ret < 0) {
 		pidfdctl_warn("PIDFD_GET_INFO on %d failed: %s",
@@ -305,9 +372,9 @@ int pidfdctl_info(const struct pidfdctl_args *args)
 		return pidfdctl_failure(err);
 	}
 	if (args->json)
-		print_info_json(&info);
+		print_info_json(&info, ns_inodes);
 	else
-		print_info_text(&info);
+		print_info_text(&info, ns_inodes);
 	return PIDFDCTL_EXIT_OK;
 }
 

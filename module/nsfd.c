@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PIDFD_GET_<TYPE>_NAMESPACE: an nsfs fd of the pidfd's process, through
+ * procfs.
+ *
+ * Upstream's ioctls (6.11) check ptrace_may_access(PTRACE_MODE_READ_FSCREDS)
+ * and then open the namespace; a module can call neither. Following the
+ * /proc/<pid>/ns/<type> link does exactly that: procfs runs the same check
+ * with the caller's credentials (EACCES when it fails) and hands out the
+ * same nsfs file. The module reaches procfs through an instance of its own,
+ * mounted at load and attached to no mount namespace, so the caller needs
+ * no /proc in its view and no hidepid= option of another instance applies,
+ * as upstream needs none. The open is proved to be the pidfd's process the
+ * way PIDFD_GET_PROCFD proves it: its number names the struct pid before
+ * and after the open.
+ */
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/mount.h>
+#include <linux/nsproxy.h>
+#include <linux/pid_namespace.h>
+#include <linux/sched/task.h>
+#include <linux/pidfd_dev.h>
+
+#include "pidfd_internal.h"
+
+struct ns_link {
+	unsigned int cmd;
+	const char *name;	/* in /proc/<pid>/ns */
+	bool configured;	/* the kernel has this kind of namespace */
+};
+
+static const struct ns_link ns_links[] = {
+	{ PIDFD_GET_CGROUP_NAMESPACE, "cgroup", IS_ENABLED(CONFIG_CGROUPS) },
+	{ PIDFD_GET_IPC_NAMESPACE, "ipc", IS_ENABLED(CONFIG_IPC_NS) },
+	{ PIDFD_GET_MNT_NAMESPACE, "mnt", true },
+	{ PIDFD_GET_NET_NAMESPACE, "net", IS_ENABLED(CONFIG_NET_NS) },
+	{ PIDFD_GET_PID_NAMESPACE, "pid", IS_ENABLED(CONFIG_PID_NS) },
+	{ PIDFD_GET_PID_FOR_CHILDREN_NAMESPACE, "pid_for_children",
+	  IS_ENABLED(CONFIG_PID_NS) },
+	{ PIDFD_GET_TIME_NAMESPACE, "time", IS_ENABLED(CONFIG_TIME_NS) },
+	{ PIDFD_GET_TIME_FOR_CHILDREN_NAMESPACE, "time_for_children",
+	  IS_ENABLED(CONFIG_TIME_NS) },
+	{ PIDFD_GET_USER_NAMESPACE, "user", IS_ENABLED(CONFIG_USER_NS) },
+	{ PIDFD_GET_UTS_NAMESPACE, "uts", IS_ENABLED(CONFIG_UTS_NS) },
+};
+
+static struct vfsmount *proc_mnt;
+
+/*
+ * do_exit() drops a task's namespaces before it becomes a zombie. procfs
+ * would still show a zombie's user and pid namespaces (they come from its
+ * credentials and its struct pid); upstream answers ESRCH for every type.
+ */
+static bool task_has_namespaces(struct pid *pid)
+{
+	struct task_struct *task = get_pid_task(pid, PIDTYPE_PID);
+	bool has;
+
+	if (!task)
+		return false;
+	task_lock(task);
+	has = task->nsproxy;
+	task_unlock(task);
+	put_task_struct(task);
+	return has;
+}
+
+/* The namespace ioctl @cmd is, or NULL. */
+static const struct ns_link *ns_link_of(unsigned int cmd)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ns_links); i++)
+		if (ns_links[i].cmd == cmd)
+			return &ns_links[i];
+	return NULL;
+}
+
+bool pidfd_is_ns_ioctl(unsigned int cmd)
+{
+	return ns_link_of(cmd);
+}
+
+long pidfd_get_namespace(struct file *file, unsigned int cmd,
+			 unsigned long arg)
+{
+	const struct ns_link *link = ns_link_of(cmd);
+	struct pid *pid = pidfd_file_pid(file);
+	struct path root = {
+		.mnt = proc_mnt,
+		.dentry = proc_mnt->mnt_root,
+	};
+	struct pid_namespace *ns;
+	struct file *nsfile;
+	char name[40];
+	pid_t nr;
+	int fd;
+
+	/* Upstream's order: a gone process, a bad argument, an exited one. */
+	if (!pid_has_task(pid, PIDTYPE_PID))
+		return -ESRCH;
+	if (arg)
+		return -EINVAL;
+	if (!task_has_namespaces(pid))
+		return -ESRCH;
+	if (!link->configured)
+		return -EOPNOTSUPP;
+
+	/* Zero: the process is outside the pid namespace the module saw. */
+	ns = pidfd_proc_pid_ns(d_inode(root.dentry));
+	nr = pid_nr_ns(pid, ns);
+	if (!nr || !pidfd_pid_holds_number(pid, ns, nr))
+		return -ESRCH;
+
+	snprintf(name, sizeof(name), "%d/ns/%s", nr, link->name);
+	nsfile = pidfd_file_open_root(&root, name, O_RDONLY);
+	if (!pidfd_pid_holds_number(pid, ns, nr)) {
+		if (!IS_ERR(nsfile))
+			fput(nsfile);
+		return -ESRCH;
+	}
+	if (IS_ERR(nsfile)) {
+		/*
+		 * The link exists for every configured type: ENOENT means the
+		 * task has dropped its namespaces on the way out (upstream:
+		 * no nsproxy, ESRCH).
+		 */
+		return PTR_ERR(nsfile) == -ENOENT ? -ESRCH : PTR_ERR(nsfile);
+	}
+
+	fd = get_unused_fd_flags(O_CLOEXEC);
+	if (fd < 0) {
+		fput(nsfile);
+		return fd;
+	}
+	fd_install(fd, nsfile);
+	return fd;
+}
+
+int pidfd_nsfd_init(void)
+{
+	struct file_system_type *type;
+
+	/* Built in (no owner), so get_fs_type() took no module reference. */
+	type = get_fs_type("proc");
+	if (!type)
+		return -ENOENT;
+	/* Of the pid namespace of the process that loads the module. */
+	proc_mnt = kern_mount(type);
+	if (IS_ERR(proc_mnt)) {
+		int err = PTR_ERR(proc_mnt);
+
+		pr_err("cannot mount an internal procfs instance: %d\n", err);
+		return err;
+	}
+	return 0;
+}
+
+void pidfd_nsfd_exit(void)
+{
+	kern_unmount(proc_mnt);
+}

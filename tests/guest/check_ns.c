@@ -1,0 +1,502 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PIDFD_GET_<TYPE>_NAMESPACE (docs/abi.md): every type against the
+ * /proc/<pid>/ns link of the same process, setns(2) with the result, the
+ * caller's credentials deciding (EACCES), exited, reaped and recycled
+ * processes (ESRCH), the errors, and the kernel's own ioctls on a native
+ * pidfd where the kernel has them (6.11).
+ */
+#include "pidfd_test.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <linux/nsfs.h>
+
+struct ns_type {
+	const char *name;	/* in /proc/<pid>/ns */
+	unsigned int cmd;
+};
+
+static const struct ns_type ns_types[] = {
+	{ "cgroup", PIDFD_GET_CGROUP_NAMESPACE },
+	{ "ipc", PIDFD_GET_IPC_NAMESPACE },
+	{ "mnt", PIDFD_GET_MNT_NAMESPACE },
+	{ "net", PIDFD_GET_NET_NAMESPACE },
+	{ "pid", PIDFD_GET_PID_NAMESPACE },
+	{ "pid_for_children", PIDFD_GET_PID_FOR_CHILDREN_NAMESPACE },
+	{ "time", PIDFD_GET_TIME_NAMESPACE },
+	{ "time_for_children", PIDFD_GET_TIME_FOR_CHILDREN_NAMESPACE },
+	{ "user", PIDFD_GET_USER_NAMESPACE },
+	{ "uts", PIDFD_GET_UTS_NAMESPACE },
+};
+
+#define NS_TYPES (sizeof(ns_types) / sizeof(ns_types[0]))
+#define CHILD_HOSTNAME "pidfd-ns-child"
+
+static int get_ns(int pidfd, unsigned int cmd)
+{
+	return ioctl(pidfd, cmd, 0);
+}
+
+/* The namespace @fd is: its nsfs inode. 0 if @fd is not a namespace. */
+static ino_t ns_inode(int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    ioctl(fd, NS_GET_NSTYPE) < 0)
+		return 0;
+	return st.st_ino;
+}
+
+/*
+ * The inode the link /proc/<pid>[/task/<tid>]/ns/<name> names, read from
+ * the link's text ("uts:[4026531838]"), as readlink(1) shows it.
+ */
+static ino_t link_inode(pid_t pid, pid_t tid, const char *name)
+{
+	char path[96], target[96], *open_bracket;
+	ssize_t n;
+
+	if (tid)
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/ns/%s", pid,
+			 tid, name);
+	else
+		snprintf(path, sizeof(path), "/proc/%d/ns/%s", pid, name);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0)
+		return 0;
+	target[n] = '\0';
+	open_bracket = strchr(target, '[');
+	return open_bracket ? strtoull(open_bracket + 1, NULL, 10) : 0;
+}
+
+/* Every type through @pidfd is the namespace its /proc link names. */
+static void assert_each_type(int pidfd, pid_t pid, pid_t tid)
+{
+	unsigned int i;
+
+	for (i = 0; i < NS_TYPES; i++) {
+		const struct ns_type *t = &ns_types[i];
+		ino_t want = link_inode(pid, tid, t->name);
+		int fd = get_ns(pidfd, t->cmd);
+
+		if (!want) {
+			/* The kernel lacks this kind: upstream's answer. */
+			ck_assert_msg(fd == -1 && errno == EOPNOTSUPP,
+				      "%s: no /proc link, ioctl gave %d/%s", t->name,
+				      fd, pt_errname(errno));
+			continue;
+		}
+		ck_assert_msg(fd >= 0, "%s of %d/%d: %s", t->name, pid, tid,
+			      pt_errname(errno));
+		ck_assert_msg(fcntl(fd, F_GETFD) == FD_CLOEXEC,
+			      "%s: fd not close-on-exec", t->name);
+		ck_assert_msg(ns_inode(fd) == want,
+			      "%s of %d/%d: inode %lu, /proc says %lu", t->name,
+			      pid, tid, (unsigned long)ns_inode(fd),
+			      (unsigned long)want);
+		close(fd);
+	}
+}
+
+START_TEST(ns_self_every_type)
+{
+	int pidfd = pt_open_ok(getpid(), 0);
+
+	assert_each_type(pidfd, getpid(), 0);
+	close(pidfd);
+}
+END_TEST
+
+/* A PIDFD_THREAD pidfd of another thread: that thread's namespaces. */
+START_TEST(ns_thread_pidfd)
+{
+	struct pt_sync ready;
+	pthread_t th;
+	pid_t tid;
+	int pidfd;
+
+	pt_sync_init(&ready);
+	ck_assert_int_eq(pthread_create(&th, NULL, pt_idle_thread, &ready), 0);
+	tid = pt_sync_get(&ready, 10000);
+	ck_assert_int_gt(tid, 0);
+	pidfd = pt_open_ok(tid, PIDFD_THREAD);
+	assert_each_type(pidfd, getpid(), tid);
+	close(pidfd);
+	pt_sync_close(&ready);
+}
+END_TEST
+
+/*
+ * A child in new uts, ipc and mount namespaces with its own host name,
+ * forked as uid @uid: with a user namespace of its own when not root.
+ */
+static pid_t fork_ns_child(uid_t uid)
+{
+	struct pt_sync ready;
+	pid_t pid;
+
+	pt_sync_init(&ready);
+	pid = pt_fork();
+	if (pid == 0) {
+		int flags = CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNS;
+
+		if (uid) {
+			flags |= CLONE_NEWUSER;
+			if (pt_drop_privs(uid, uid) < 0 ||
+			    prctl(PR_SET_DUMPABLE, 1) < 0)
+				_exit(1);
+		}
+		if (unshare(flags) < 0 ||
+		    sethostname(CHILD_HOSTNAME, strlen(CHILD_HOSTNAME)) < 0) {
+			pt_sync_put(&ready, -errno);
+			_exit(1);
+		}
+		pt_sync_put(&ready, 1);
+		for (;;)
+			pause();
+	}
+	ck_assert_int_gt(pid, 0);
+	ck_assert_msg(pt_sync_get(&ready, 10000) == 1,
+		      "child (uid %d) could not make its namespaces", uid);
+	pt_sync_close(&ready);
+	return pid;
+}
+
+START_TEST(ns_child_every_type)
+{
+	pid_t child = fork_ns_child(0);
+	int pidfd = pt_open_ok(child, 0), self = pt_open_ok(getpid(), 0);
+	int mine = ck_assert_ok(get_ns(self, PIDFD_GET_UTS_NAMESPACE));
+	int theirs = ck_assert_ok(get_ns(pidfd, PIDFD_GET_UTS_NAMESPACE));
+
+	assert_each_type(pidfd, child, 0);
+	ck_assert_msg(ns_inode(mine) != ns_inode(theirs),
+		      "the child's uts namespace is the caller's");
+	close(mine);
+	close(theirs);
+	close(self);
+	close(pidfd);
+	pt_kill_reap(child);
+}
+END_TEST
+
+struct setns_arg {
+	pid_t target;
+	uid_t uid;		/* 0: stay root */
+};
+
+/* setns(2) with the fds the module gives: uname(2) shows the move. */
+static int setns_main(void *arg)
+{
+	const struct setns_arg *a = arg;
+	struct utsname u;
+	int pidfd, userfd = -1, utsfd;
+
+	if (a->uid)
+		PT_CHECK(pt_drop_privs(a->uid, a->uid) == 0, "drop: %m");
+	pidfd = pt_open(a->target, 0);
+	PT_CHECK(pidfd >= 0, "open: %m");
+	if (a->uid) {
+		userfd = get_ns(pidfd, PIDFD_GET_USER_NAMESPACE);
+		PT_CHECK(userfd >= 0, "user namespace: %m");
+	}
+	utsfd = get_ns(pidfd, PIDFD_GET_UTS_NAMESPACE);
+	PT_CHECK(utsfd >= 0, "uts namespace: %m");
+	PT_CHECK(uname(&u) == 0 && strcmp(u.nodename, CHILD_HOSTNAME),
+		 "already in the child's uts namespace");
+	if (a->uid)
+		PT_CHECK(setns(userfd, CLONE_NEWUSER) == 0,
+			 "setns(user): %m");
+	PT_CHECK(setns(utsfd, CLONE_NEWUTS) == 0, "setns(uts): %m");
+	PT_CHECK(uname(&u) == 0, "uname: %m");
+	PT_CHECK(!strcmp(u.nodename, CHILD_HOSTNAME),
+		 "after setns the host name is '%s', want '%s'", u.nodename,
+		 CHILD_HOSTNAME);
+	return 0;
+}
+
+START_TEST(ns_setns_root)
+{
+	struct setns_arg a = { fork_ns_child(0), 0 };
+
+	pt_assert_child(setns_main, &a);
+	pt_kill_reap(a.target);
+}
+END_TEST
+
+/* Unprivileged: into its own child's user namespace, then its uts one. */
+START_TEST(ns_setns_unprivileged)
+{
+	struct setns_arg a = { fork_ns_child(PT_USER), PT_USER };
+
+	pt_assert_child(setns_main, &a);
+	pt_kill_reap(a.target);
+}
+END_TEST
+
+/* A pause()ing child running as @uid (dumpable, so only uid decides). */
+static pid_t fork_sleeper_as(uid_t uid)
+{
+	struct pt_sync ready;
+	pid_t pid;
+
+	pt_sync_init(&ready);
+	pid = pt_fork();
+	if (pid == 0) {
+		if ((uid && pt_drop_privs(uid, uid) < 0) ||
+		    prctl(PR_SET_DUMPABLE, 1) < 0)
+			_exit(1);
+		pt_sync_put(&ready, 1);
+		for (;;)
+			pause();
+	}
+	ck_assert_int_gt(pid, 0);
+	ck_assert_int_eq(pt_sync_get(&ready, 10000), 1);
+	pt_sync_close(&ready);
+	return pid;
+}
+
+struct access_arg {
+	pid_t target;
+	int want;		/* 0 or the errno of every type */
+};
+
+/*
+ * The kernel's own answer for @cmd on a native pidfd: 0 (an fd), an errno,
+ * or -1 where the kernel has no such ioctl (before 6.11).
+ */
+static int native_answer(int native, unsigned int cmd)
+{
+	int fd = get_ns(native, cmd);
+
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	return errno == ENOTTY ? -1 : errno;
+}
+
+/*
+ * As uid 1000: each type of @target gives an fd, or fails with @want; and
+ * the kernel's own ioctl answers the same where it has them.
+ */
+static int access_main(void *arg)
+{
+	const struct access_arg *a = arg;
+	int pidfd, native, fd, err, theirs;
+	unsigned int i;
+
+	PT_CHECK(pt_drop_privs(PT_USER, PT_USER) == 0, "drop: %m");
+	PT_CHECK(prctl(PR_SET_DUMPABLE, 1) == 0, "dumpable: %m");
+	pidfd = pt_open(a->target, 0);
+	PT_CHECK(pidfd >= 0, "open: %m");
+	native = syscall(SYS_pidfd_open, a->target, 0);
+	PT_CHECK(native >= 0, "pidfd_open: %m");
+	for (i = 0; i < NS_TYPES; i++) {
+		errno = 0;
+		fd = get_ns(pidfd, ns_types[i].cmd);
+		err = fd < 0 ? errno : 0;
+		if (fd >= 0)
+			close(fd);
+		theirs = native_answer(native, ns_types[i].cmd);
+		PT_CHECK(theirs < 0 || theirs == err,
+			 "%s: module %s, kernel %s", ns_types[i].name,
+			 pt_errname(err), pt_errname(theirs));
+		if (err == EOPNOTSUPP)
+			continue;	/* not in this kernel */
+		PT_CHECK(err == a->want, "%s: got %s, want %s",
+			 ns_types[i].name, pt_errname(err),
+			 pt_errname(a->want));
+	}
+	return 0;
+}
+
+START_TEST(ns_access_decided_by_credentials)
+{
+	struct access_arg own = { fork_sleeper_as(PT_USER), 0 };
+	struct access_arg root = { fork_sleeper_as(0), EACCES };
+	struct access_arg other = { fork_sleeper_as(2000), EACCES };
+
+	pt_assert_child(access_main, &own);
+	pt_assert_child(access_main, &root);
+	pt_assert_child(access_main, &other);
+	pt_kill_reap(own.target);
+	pt_kill_reap(root.target);
+	pt_kill_reap(other.target);
+}
+END_TEST
+
+START_TEST(ns_exited_and_reaped)
+{
+	pid_t pid = pt_fork_exit(0);
+	int pidfd = pt_open_ok(pid, 0), native;
+	unsigned int i;
+
+	ck_assert_ok(pt_wait_zombie(pid));
+	native = ck_assert_ok(syscall(SYS_pidfd_open, pid, 0));
+	for (i = 0; i < NS_TYPES; i++) {
+		int theirs = native_answer(native, ns_types[i].cmd);
+
+		ck_assert_errno(get_ns(pidfd, ns_types[i].cmd), ESRCH);
+		ck_assert_msg(theirs < 0 || theirs == ESRCH,
+			      "%s of a zombie: the kernel says %s",
+			      ns_types[i].name, pt_errname(theirs));
+	}
+	close(native);
+	ck_assert_int_eq(pt_reap(pid), 0);
+	for (i = 0; i < NS_TYPES; i++)
+		ck_assert_errno(get_ns(pidfd, ns_types[i].cmd), ESRCH);
+	/* Upstream looks for the task before the argument. */
+	ck_assert_errno(ioctl(pidfd, PIDFD_GET_UTS_NAMESPACE, 1), ESRCH);
+	close(pidfd);
+}
+END_TEST
+
+/*
+ * In a new pid ns: a pidfd for pid 1000, reaped, pid 1000 taken by a
+ * process in a uts namespace of its own. Never that namespace: ESRCH.
+ */
+static int recycled_main(void *arg)
+{
+	pid_t pid, decoy;
+	int pidfd, fd;
+
+	(void)arg;
+	PT_CHECK(pt_set_ns_last_pid(PT_PID_RECYCLE - 1) == 0, "ns_last_pid: %m");
+	pid = pt_fork_exit(0);
+	PT_CHECK(pid == PT_PID_RECYCLE, "got pid %d", pid);
+	pidfd = pt_open(pid, 0);
+	PT_CHECK(pidfd >= 0, "open: %m");
+	PT_CHECK(pt_reap(pid) == 0, "reap");
+	PT_CHECK(pt_set_ns_last_pid(PT_PID_RECYCLE - 1) == 0, "ns_last_pid: %m");
+	decoy = pt_fork();
+	if (decoy == 0) {
+		if (unshare(CLONE_NEWUTS) < 0)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	PT_CHECK(decoy == PT_PID_RECYCLE, "failed to recycle pid %d (got %d)",
+		 PT_PID_RECYCLE, decoy);
+	errno = 0;
+	fd = get_ns(pidfd, PIDFD_GET_UTS_NAMESPACE);
+	PT_CHECK(fd < 0 && errno == ESRCH,
+		 "recycled pid: got %d/%s, want ESRCH", fd, pt_errname(errno));
+	kill(decoy, SIGKILL);
+	pt_reap(decoy);
+	return 0;
+}
+
+START_TEST(ns_recycled_pid)
+{
+	ck_assert_ok(pt_dev());
+	ck_assert_msg(unshare(CLONE_NEWPID) == 0, "unshare(CLONE_NEWPID): %m");
+	pt_assert_child(recycled_main, NULL);
+}
+END_TEST
+
+START_TEST(ns_errors)
+{
+	int pidfd = pt_open_ok(getpid(), 0);
+
+	ck_assert_errno(ioctl(pidfd, PIDFD_GET_UTS_NAMESPACE, 1), EINVAL);
+	ck_assert_errno(ioctl(pidfd, PIDFD_GET_NET_NAMESPACE, pt_bad_ptr()),
+			EINVAL);
+	/* Numbers and directions around the ten. */
+	ck_assert_errno(ioctl(pidfd, _IO(PIDFS_IOCTL_MAGIC, 0), 0), ENOTTY);
+	ck_assert_errno(ioctl(pidfd, _IO(PIDFS_IOCTL_MAGIC, 12), 0), ENOTTY);
+	ck_assert_errno(ioctl(pidfd, _IOR(PIDFS_IOCTL_MAGIC, 10, int), 0),
+			ENOTTY);
+	ck_assert_errno(ioctl(pidfd, _IO(PIDFD_DEV_IOC_MAGIC, 10), 0), ENOTTY);
+	/* On the device, not a pidfd. */
+	ck_assert_errno(ioctl(pt_dev(), PIDFD_GET_UTS_NAMESPACE, 0), ENOTTY);
+	close(pidfd);
+}
+END_TEST
+
+/*
+ * The kernel's own ioctls on a native pidfd (6.11+) give the same
+ * namespace; older kernels answer ENOTTY, and only the module's are
+ * checked (by the other tests).
+ */
+START_TEST(ns_native_differential)
+{
+	pid_t child = fork_ns_child(0);
+	int native = syscall(SYS_pidfd_open, child, 0);
+	int pidfd = pt_open_ok(child, 0);
+	unsigned int i, compared = 0;
+
+	ck_assert_ok(native);
+	for (i = 0; i < NS_TYPES; i++) {
+		int nfd = get_ns(native, ns_types[i].cmd), nerr = errno;
+		int mfd = get_ns(pidfd, ns_types[i].cmd), merr = errno;
+
+		if (nfd < 0 && nerr == ENOTTY) {
+			ck_assert_msg(mfd >= 0 || merr == EOPNOTSUPP,
+				      "%s: module %s", ns_types[i].name,
+				      pt_errname(merr));
+		} else if (nfd < 0) {
+			ck_assert_msg(mfd < 0 && merr == nerr,
+				      "%s: native %s, module %d/%s",
+				      ns_types[i].name, pt_errname(nerr), mfd,
+				      pt_errname(merr));
+		} else {
+			compared++;
+			ck_assert_msg(mfd >= 0, "%s: native ok, module %s",
+				      ns_types[i].name, pt_errname(merr));
+			ck_assert_msg(ns_inode(nfd) == ns_inode(mfd),
+				      "%s: native inode %lu, module %lu",
+				      ns_types[i].name,
+				      (unsigned long)ns_inode(nfd),
+				      (unsigned long)ns_inode(mfd));
+		}
+		if (nfd >= 0)
+			close(nfd);
+		if (mfd >= 0)
+			close(mfd);
+	}
+	printf("[ns] %u of %zu namespace types compared with the kernel's own ioctls%s\n",
+	       compared, NS_TYPES,
+	       compared ? "" : " (this kernel has none: they came in 6.11)");
+	close(native);
+	close(pidfd);
+	pt_kill_reap(child);
+}
+END_TEST
+
+static Suite *ns_suite(void)
+{
+	Suite *s = suite_create("ns");
+	TCase *tc;
+
+	tc = pt_tcase(s, "types");
+	tcase_add_test(tc, ns_self_every_type);
+	tcase_add_test(tc, ns_thread_pidfd);
+	tcase_add_test(tc, ns_child_every_type);
+	tcase_add_test(tc, ns_native_differential);
+
+	tc = pt_tcase(s, "setns");
+	tcase_add_test(tc, ns_setns_root);
+	tcase_add_test(tc, ns_setns_unprivileged);
+
+	tc = pt_tcase(s, "access");
+	tcase_add_test(tc, ns_access_decided_by_credentials);
+	tcase_add_test(tc, ns_exited_and_reaped);
+	tcase_add_test(tc, ns_recycled_pid);
+	tcase_add_test(tc, ns_errors);
+	return s;
+}
+
+int main(void)
+{
+	return pt_main(ns_suite());
+}
