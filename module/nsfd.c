@@ -121,12 +121,16 @@ long pidfd_get_namespace(struct file *file, unsigned int cmd,
 		return -ESRCH;
 	}
 	if (IS_ERR(nsfile)) {
+		if (PTR_ERR(nsfile) != -ENOENT)
+			return PTR_ERR(nsfile);
 		/*
-		 * The link exists for every configured type: ENOENT means the
-		 * task has dropped its namespaces on the way out (upstream:
-		 * no nsproxy, ESRCH).
+		 * Every name on the way exists for a live process and a
+		 * configured type: ENOENT means the task dropped its
+		 * namespaces on the way out meanwhile (upstream: no nsproxy,
+		 * ESRCH), or else procfs could not allocate an inode, which
+		 * it reports as ENOENT.
 		 */
-		return PTR_ERR(nsfile) == -ENOENT ? -ESRCH : PTR_ERR(nsfile);
+		return task_has_namespaces(pid) ? -ENOMEM : -ESRCH;
 	}
 
 	fd = get_unused_fd_flags(O_CLOEXEC);

@@ -198,6 +198,11 @@ static int op_get_info_exit(void)
 	return ret;
 }
 
+static int op_get_namespace(void)
+{
+	return close_result(ioctl(ft.live_fd, PIDFD_GET_UTS_NAMESPACE, 0));
+}
+
 struct operation {
 	const char *name;
 	int (*run)(void);
@@ -217,6 +222,7 @@ static const struct operation operations[] = {
 	{ "PIDFD_GET_PROCFD", op_get_procfd },
 	{ "PIDFD_GET_INFO", op_get_info },
 	{ "PIDFD_GET_INFO, EXIT", op_get_info_exit },
+	{ "PIDFD_GET_UTS_NAMESPACE", op_get_namespace },
 };
 
 /*
