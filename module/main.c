@@ -2,8 +2,8 @@
 /*
  * pidfd-dkms: race-free process handles through /dev/pidfd.
  *
- * /dev/pidfd is a control device: its one ioctl, PIDFD_DEV_OPEN, makes
- * pidfds. Everything else happens on the pidfds (pidfd_file.c).
+ * /dev/pidfd is a control device: its ioctls, PIDFD_DEV_OPEN and
+ * PIDFD_DEV_OPEN_PROCDIR, make pidfds. Everything else happens on the pidfds (pidfd_file.c).
  */
 #include <linux/compat.h>
 #include <linux/fs.h>
@@ -18,6 +18,8 @@ static long pidfd_dev_ioctl(struct file *file, unsigned int cmd,
 {
 	if (pidfd_ioctl_is(cmd, PIDFD_DEV_OPEN))
 		return pidfd_dev_open(cmd, (void __user *)arg);
+	if (pidfd_ioctl_is(cmd, PIDFD_DEV_OPEN_PROCDIR))
+		return pidfd_dev_open_procdir(cmd, (void __user *)arg);
 	return -ENOTTY;
 }
 

@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * PIDFD_DEV_OPEN: the module's pidfd_open(2).
+ * PIDFD_DEV_OPEN: the module's pidfd_open(2); PIDFD_DEV_OPEN_PROCDIR: the
+ * same from a /proc/<pid> directory fd.
  */
+#include <linux/dcache.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/magic.h>
 #include <linux/pid.h>
 #include <linux/uaccess.h>
 #include <linux/pidfd_dev.h>
@@ -40,5 +45,113 @@ long pidfd_dev_open(unsigned int cmd, void __user *uarg)
 
 	err = pidfd_install(pid, args.flags);
 	put_pid(pid);
+	return err;
+}
+
+/* Is @dentry named by a positive decimal number? Its value, or 0. */
+static int dentry_number(struct dentry *dentry)
+{
+	char name[12];
+	int nr;
+
+	spin_lock(&dentry->d_lock);
+	if (strscpy(name, dentry->d_name.name, sizeof(name)) < 0)
+		name[0] = '\0';
+	spin_unlock(&dentry->d_lock);
+	return kstrtoint(name, 10, &nr) || nr <= 0 ? 0 : nr;
+}
+
+static bool dentry_named(struct dentry *dentry, const char *want)
+{
+	bool same;
+
+	spin_lock(&dentry->d_lock);
+	same = !strcmp(dentry->d_name.name, want);
+	spin_unlock(&dentry->d_lock);
+	return same;
+}
+
+/*
+ * The number in the name of a procfs process directory (/proc/<pid>, also
+ * /proc/<tid>) or thread directory (/proc/<pid>/task/<tid>), or 0 for any
+ * other file. Procfs directories are never moved or renamed.
+ */
+static int procdir_number(struct dentry *dir)
+{
+	struct dentry *root = dir->d_sb->s_root;
+	struct dentry *parent, *process;
+	int nr = 0;
+
+	if (dir->d_sb->s_magic != PROC_SUPER_MAGIC || !d_is_dir(dir))
+		return 0;
+	parent = dget_parent(dir);
+	if (parent == root) {
+		nr = dentry_number(dir);
+	} else if (parent != dir && dentry_named(parent, "task")) {
+		process = dget_parent(parent);
+		if (process != parent && process->d_parent == root &&
+		    dentry_number(process))
+			nr = dentry_number(dir);
+		dput(process);
+	}
+	dput(parent);
+	return nr;
+}
+
+/*
+ * The directory @dir stands for one struct pid, which the module cannot
+ * read from its inode. The number in its name named that pid from the
+ * moment the directory was opened until the pid's last task is released,
+ * and procfs finds nothing in the directory once that happened. So the pid
+ * that has the number now (looked up first) is the directory's if an
+ * entry of the directory can still be opened afterwards.
+ */
+long pidfd_dev_open_procdir(unsigned int cmd, void __user *uarg)
+{
+	struct pidfd_open_procdir_args args;
+	size_t usize = _IOC_SIZE(cmd);
+	struct file *dir, *entry;
+	struct pid *pid;
+	int err, nr;
+
+	if (usize < PIDFD_OPEN_PROCDIR_ARGS_SIZE_VER0)
+		return -EINVAL;
+	err = copy_struct_from_user(&args, sizeof(args), uarg, usize);
+	if (err)
+		return err;
+	if (args.flags & ~(PIDFD_NONBLOCK | PIDFD_THREAD))
+		return -EINVAL;
+
+	dir = fget_raw(args.procdir);
+	if (!dir)
+		return -EBADF;
+	nr = procdir_number(dir->f_path.dentry);
+	if (!nr) {
+		err = -EINVAL;
+		goto out_put_dir;
+	}
+
+	rcu_read_lock();
+	pid = get_pid(find_pid_ns(nr, pidfd_proc_pid_ns(file_inode(dir))));
+	rcu_read_unlock();
+	if (!pid) {
+		err = -ESRCH;
+		goto out_put_dir;
+	}
+
+	/* Every process and thread directory has "stat". */
+	entry = pidfd_file_open_root(&dir->f_path, "stat", O_RDONLY);
+	if (IS_ERR(entry)) {
+		err = PTR_ERR(entry) == -ENOENT ? -ESRCH : PTR_ERR(entry);
+		goto out_put_pid;
+	}
+	fput(entry);
+
+	err = pid_has_task(pid, PIDTYPE_PID) ? pidfd_install(pid, args.flags) :
+					       -ESRCH;
+out_put_pid:
+	put_pid(pid);
+out_put_dir:
+	fput(dir);
 	return err;
 }

@@ -43,6 +43,7 @@ struct pidfd_target {
 
 /* open.c: the /dev/pidfd side */
 long pidfd_dev_open(unsigned int cmd, void __user *uarg);
+long pidfd_dev_open_procdir(unsigned int cmd, void __user *uarg);
 
 /* pidfd_file.c: the pidfd file type */
 int pidfd_install(struct pid *pid, unsigned int flags);

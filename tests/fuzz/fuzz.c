@@ -230,6 +230,7 @@ enum { T_DEV, T_LIVE, T_ZOMBIE, T_REAPED, T_THREAD, T_THREAD_GONE,
 static struct target_fd fds[T_COUNT];
 static pid_t live, zombie, threaded;
 static int proc_root;
+static int proc_self_dir;	/* for PIDFD_DEV_OPEN_PROCDIR to succeed */
 
 static void set_fd(int slot, int fd, enum fd_kind kind, const char *what)
 {
@@ -316,6 +317,11 @@ static void open_targets(void)
 	       "/dev/null");
 	proc_root = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	set_fd(T_PROC, proc_root, FD_OTHER, "the /proc root");
+	if (!proc_self_dir) {
+		proc_self_dir = open("/proc/self", O_RDONLY | O_DIRECTORY |
+				     O_CLOEXEC);
+		REQUIRE(proc_self_dir >= 0);
+	}
 }
 
 /* A fuzzed SIGKILL or SIGSTOP got through, or now and then anyway. */
@@ -371,7 +377,7 @@ static unsigned int random_cmd(void)
 {
 	static const unsigned int ours[] = {
 		PIDFD_DEV_OPEN, PIDFD_DEV_SEND_SIGNAL, PIDFD_GET_PROCFD,
-		PIDFD_GET_INFO, PIDFD_GET_UTS_NAMESPACE,
+		PIDFD_DEV_OPEN_PROCDIR, PIDFD_GET_INFO, PIDFD_GET_UTS_NAMESPACE,
 		PIDFD_GET_TIME_FOR_CHILDREN_NAMESPACE,
 	};
 	static const unsigned int magics[] = {
@@ -441,8 +447,9 @@ static void fill_arg(unsigned char *buf, size_t room)
 	if (room < sizeof(sig))
 		return;
 	switch (rnd_below(4)) {
-	case 0:	/* struct pidfd_open_args: a pid we own, or any */
-		pid = rnd_below(2) ? live : (int32_t)rnd_below(400);
+	case 0:	/* pidfd_open_args: a pid we own, or any; _procdir_args */
+		pid = rnd_below(3) == 0 ? proc_self_dir :
+		      rnd_below(2) ? live : (int32_t)rnd_below(400);
 		memcpy(buf, &pid, sizeof(pid));
 		break;
 	case 1:	/* struct pidfd_signal_args: small sig, one flag or none */
@@ -515,12 +522,18 @@ static bool allowed_errno(enum fd_kind kind, unsigned int cmd, int err)
 		ENOMEM, 0
 	};
 	static const int info_errs[] = { EFAULT, EINVAL, ESRCH, ENOMEM, 0 };
+	static const int procdir_errs[] = {
+		EFAULT, EINVAL, E2BIG, EBADF, ESRCH, EACCES, EPERM, EMFILE,
+		ENFILE, ENOMEM, 0
+	};
 	static const int ns_errs[] = {
 		EINVAL, ESRCH, EACCES, EOPNOTSUPP, EMFILE, ENFILE, ENOMEM, 0
 	};
 
 	if (kind == FD_DEVICE && same_ioctl(cmd, PIDFD_DEV_OPEN))
 		return errno_in(err, open_errs);
+	if (kind == FD_DEVICE && same_ioctl(cmd, PIDFD_DEV_OPEN_PROCDIR))
+		return errno_in(err, procdir_errs);
 	if (kind == FD_PIDFD && cmd == PIDFD_GET_PROCFD)
 		return errno_in(err, procfd_errs);
 	if (kind == FD_PIDFD && same_ioctl(cmd, PIDFD_DEV_SEND_SIGNAL))
@@ -535,7 +548,8 @@ static bool allowed_errno(enum fd_kind kind, unsigned int cmd, int err)
 /* The command returns a new fd when it succeeds. */
 static bool returns_fd(enum fd_kind kind, unsigned int cmd)
 {
-	return (kind == FD_DEVICE && same_ioctl(cmd, PIDFD_DEV_OPEN)) ||
+	return (kind == FD_DEVICE && (same_ioctl(cmd, PIDFD_DEV_OPEN) ||
+				      same_ioctl(cmd, PIDFD_DEV_OPEN_PROCDIR))) ||
 	       (kind == FD_PIDFD &&
 		(cmd == PIDFD_GET_PROCFD || is_ns_ioctl(cmd)));
 }
@@ -631,6 +645,7 @@ int main(int argc, char **argv)
 
 	for (i = 0; i < T_COUNT; i++)
 		close(fds[i].fd);
+	close(proc_self_dir);
 	kill_reap(live);
 	kill_reap(threaded);
 	REQUIRE(waitpid(zombie, NULL, 0) == zombie);

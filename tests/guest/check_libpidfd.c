@@ -721,6 +721,32 @@ START_TEST(procfd)
 }
 END_TEST
 
+/* pidfd -> /proc/<pid> -> pidfd, and ESRCH for the directory once reaped. */
+START_TEST(from_procdir_round_trip)
+{
+	int fd, dir, back, status;
+	pid_t pid = start_sleeper();
+
+	fd = libpidfd_open(pid, 0);
+	ck_assert_int_ge(fd, 0);
+	dir = libpidfd_open_procdir(fd);
+	ck_assert_int_ge(dir, 0);
+	back = libpidfd_from_procdir(dir, PIDFD_NONBLOCK);
+	ck_assert_msg(back >= 0, "from_procdir: %m");
+	ck_assert_int_ne(fcntl(back, F_GETFD) & FD_CLOEXEC, 0);
+	ck_assert_int_eq(libpidfd_getpid(back), pid);
+	ck_assert_int_eq(libpidfd_send_signal(back, SIGKILL, NULL, 0), 0);
+	ck_assert_int_eq(libpidfd_wait_exit(fd, 10000), 0);
+	close(back);
+	reap(pid, &status);
+	errno = 0;
+	ck_assert_int_eq(libpidfd_from_procdir(dir, 0), -1);
+	ck_assert_int_eq(errno, ESRCH);
+	close(dir);
+	close(fd);
+}
+END_TEST
+
 /* libpidfd_get_namespace(): the process's namespace; other commands refused. */
 START_TEST(get_namespace)
 {
@@ -1029,6 +1055,7 @@ static Suite *libpidfd_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, procfd);
 	tcase_add_test(tc, get_namespace);
+	tcase_add_test(tc, from_procdir_round_trip);
 	tcase_add_test(tc, get_info_fields);
 	tcase_add_test(tc, get_info_creds_of_unprivileged);
 	tcase_add_test(tc, exit_status_of_non_child);

@@ -7,6 +7,7 @@
 #include "pidfd_test.h"
 
 #include <limits.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -301,6 +302,267 @@ START_TEST(procfd_hidepid)
 }
 END_TEST
 
+/* ---- PIDFD_DEV_OPEN_PROCDIR: from a /proc directory to a pidfd ---- */
+
+/* The pidfd from @dir names @pid: fdinfo, and back to the same directory. */
+static void assert_procdir_pidfd(int pidfd, pid_t pid, const char *dir)
+{
+	int procfd, back;
+
+	ck_assert_msg(pidfd >= 0, "OPEN_PROCDIR %s: %s", dir, pt_errname(errno));
+	ck_assert_msg(fcntl(pidfd, F_GETFD) & FD_CLOEXEC, "not close-on-exec");
+	ck_assert_int_eq(pt_pidfd_pid(pidfd), pid);
+	procfd = open_proc("/proc");
+	back = pt_get_procfd(pidfd, procfd);
+	ck_assert_msg(back >= 0, "back to /proc: %s", pt_errname(errno));
+	ck_assert_int_eq(status_pid(back), pid);
+	close(back);
+	close(procfd);
+}
+
+START_TEST(procdir_process)
+{
+	pid_t pid = pt_fork_sleeper();
+	char path[64];
+	int dir, pidfd;
+
+	snprintf(path, sizeof(path), "/proc/%d", pid);
+	dir = open_proc(path);
+	pidfd = pt_open_procdir(dir, 0);
+	assert_procdir_pidfd(pidfd, pid, path);
+	/* It is the process: signal it through the pidfd, poll sees it. */
+	ck_assert_ok(pt_send_signal(pidfd, SIGKILL, NULL, 0));
+	ck_assert_int_eq(pt_poll1(pidfd, POLLIN, 10000) & POLLIN, POLLIN);
+	close(pidfd);
+	close(dir);
+	/* An O_PATH descriptor, and PIDFD_NONBLOCK. */
+	ck_assert_int_eq(pt_reap(pid), 128 + SIGKILL);
+	pid = pt_fork_sleeper();
+	snprintf(path, sizeof(path), "/proc/%d", pid);
+	dir = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	ck_assert_int_ge(dir, 0);
+	pidfd = pt_open_procdir(dir, PIDFD_NONBLOCK);
+	assert_procdir_pidfd(pidfd, pid, path);
+	ck_assert_int_ne(fcntl(pidfd, F_GETFL) & O_NONBLOCK, 0);
+	close(pidfd);
+	close(dir);
+	pt_kill_reap(pid);
+}
+END_TEST
+
+/* /proc/<pid>/task/<tid>: that thread's pidfd, PIDFD_THREAD as asked. */
+START_TEST(procdir_thread)
+{
+	struct pt_sync ready;
+	pthread_t th;
+	char path[96];
+	pid_t tid;
+	int dir, pidfd;
+
+	pt_sync_init(&ready);
+	ck_assert_int_eq(pthread_create(&th, NULL, pt_idle_thread, &ready), 0);
+	tid = pt_sync_get(&ready, 10000);
+	ck_assert_int_gt(tid, 0);
+	snprintf(path, sizeof(path), "/proc/%d/task/%d", getpid(), tid);
+	dir = open_proc(path);
+	pidfd = pt_open_procdir(dir, PIDFD_THREAD);
+	ck_assert_msg(pidfd >= 0, "%s: %s", path, pt_errname(errno));
+	ck_assert_int_eq(pt_pidfd_pid(pidfd), tid);
+	ck_assert_int_ne(fcntl(pidfd, F_GETFL) & PIDFD_THREAD, 0);
+	close(pidfd);
+	/* Without PIDFD_THREAD: as PIDFD_DEV_OPEN with the thread's ID. */
+	pidfd = pt_open_procdir(dir, 0);
+	ck_assert_msg(pidfd >= 0, "%s, flags 0: %s", path, pt_errname(errno));
+	ck_assert_int_eq(pt_pidfd_pid(pidfd), tid);
+	ck_assert_int_eq(fcntl(pidfd, F_GETFL) & PIDFD_THREAD, 0);
+	close(pidfd);
+	close(dir);
+	pt_sync_close(&ready);
+}
+END_TEST
+
+START_TEST(procdir_zombie_and_reaped)
+{
+	pid_t pid = pt_fork_exit(3);
+	char path[64];
+	int dir, pidfd;
+
+	snprintf(path, sizeof(path), "/proc/%d", pid);
+	dir = open_proc(path);
+	ck_assert_ok(pt_wait_zombie(pid));
+	pidfd = pt_open_procdir(dir, 0);
+	ck_assert_msg(pidfd >= 0, "zombie: %s", pt_errname(errno));
+	ck_assert_int_eq(pt_pidfd_pid(pidfd), pid);
+	close(pidfd);
+	ck_assert_int_eq(pt_reap(pid), 3);
+	ck_assert_errno(pt_open_procdir(dir, 0), ESRCH);
+	close(dir);
+}
+END_TEST
+
+/*
+ * A directory opened for pid 1000, the process reaped and pid 1000 taken
+ * by a decoy: the stale directory never gives the decoy's pidfd.
+ */
+static int procdir_recycled_main(void *arg)
+{
+	pid_t pid, decoy;
+	int dir, fresh, pidfd;
+
+	(void)arg;
+	umount2("/proc", MNT_DETACH);
+	PT_CHECK(mount("proc", "/proc", "proc", 0, NULL) == 0,
+		 "mount a fresh /proc: %m");
+	PT_CHECK(pt_set_ns_last_pid(PT_PID_RECYCLE - 1) == 0, "ns_last_pid: %m");
+	pid = pt_fork_sleeper();
+	PT_CHECK(pid == PT_PID_RECYCLE, "got pid %d", pid);
+	dir = open("/proc/1000", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	PT_CHECK(dir >= 0, "open /proc/1000: %m");
+	kill(pid, SIGKILL);
+	PT_CHECK(pt_reap(pid) == 128 + SIGKILL, "reap");
+	PT_CHECK(pt_set_ns_last_pid(PT_PID_RECYCLE - 1) == 0, "ns_last_pid: %m");
+	decoy = pt_fork_sleeper();
+	PT_CHECK(decoy == PT_PID_RECYCLE, "failed to recycle pid %d (got %d)",
+		 PT_PID_RECYCLE, decoy);
+	errno = 0;
+	pidfd = pt_open_procdir(dir, 0);
+	PT_CHECK(pidfd < 0 && errno == ESRCH,
+		 "stale /proc/1000: got %d/%s, want ESRCH", pidfd,
+		 pt_errname(errno));
+	/* A fresh directory is the decoy's. */
+	fresh = open("/proc/1000", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	PT_CHECK(fresh >= 0, "open /proc/1000 again: %m");
+	pidfd = pt_open_procdir(fresh, 0);
+	PT_CHECK(pidfd >= 0 && pt_pidfd_pid(pidfd) == decoy,
+		 "fresh /proc/1000: %d/%s", pidfd, pt_errname(errno));
+	kill(decoy, SIGKILL);
+	pt_reap(decoy);
+	return 0;
+}
+
+START_TEST(procdir_recycled_pid)
+{
+	ck_assert_msg(pt_private_mounts() == 0, "private mount ns: %m");
+	ck_assert_ok(pt_dev());
+	ck_assert_msg(unshare(CLONE_NEWPID) == 0, "unshare(CLONE_NEWPID): %m");
+	pt_assert_child(procdir_recycled_main, NULL);
+}
+END_TEST
+
+/* A child pid ns's procfs: "1" there is the child, seen from here as v.c. */
+START_TEST(procdir_child_pidns)
+{
+	struct nsproc v;
+	char path[128];
+	int dir, pidfd;
+
+	nsproc_start(&v);
+	snprintf(path, sizeof(path), "%s/1", v.dir);
+	dir = open_proc(path);
+	pidfd = pt_open_procdir(dir, 0);
+	assert_procdir_pidfd(pidfd, v.c, path);
+	close(pidfd);
+	close(dir);
+	pt_kill_reap(v.c);
+}
+END_TEST
+
+struct procdir_hide_arg {
+	char procfs[64];	/* a hidepid=invisible procfs */
+	int root_dir;		/* our directory there, opened as root */
+};
+
+/* As nobody: root's directory (inherited) hides, its own does not. */
+static int procdir_hidepid_child(void *arg)
+{
+	struct procdir_hide_arg *h = arg;
+	char path[96];
+	int own, pidfd;
+
+	PT_CHECK(pt_drop_privs(PT_NOBODY, PT_NOBODY) == 0, "drop: %m");
+	pt_dev_close();
+	errno = 0;
+	pidfd = pt_open_procdir(h->root_dir, 0);
+	PT_CHECK(pidfd < 0 && errno == ESRCH,
+		 "hidepid=invisible, root's process: %d/%s, want ESRCH", pidfd,
+		 pt_errname(errno));
+	snprintf(path, sizeof(path), "%s/self", h->procfs);
+	own = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	PT_CHECK(own >= 0, "open %s: %m", path);
+	pidfd = pt_open_procdir(own, 0);
+	PT_CHECK(pidfd >= 0 && pt_pidfd_pid(pidfd) == getpid(),
+		 "hidepid=invisible, own process: %d/%s", pidfd,
+		 pt_errname(errno));
+	return 0;
+}
+
+START_TEST(procdir_hidepid)
+{
+	struct procdir_hide_arg h;
+	char path[96];
+
+	ck_assert_msg(pt_private_mounts() == 0, "private mount ns: %m");
+	ck_assert_ok(pt_tmpdir(h.procfs, sizeof(h.procfs)));
+	ck_assert_msg(mount("proc", h.procfs, "proc", 0, "hidepid=invisible") == 0,
+		      "mount proc hidepid=invisible: %m");
+	snprintf(path, sizeof(path), "%s/%d", h.procfs, getpid());
+	h.root_dir = open_proc(path);
+	pt_assert_child(procdir_hidepid_child, &h);
+	close(h.root_dir);
+}
+END_TEST
+
+START_TEST(procdir_errors)
+{
+	struct pidfd_open_procdir_args args = { .flags = 0 };
+	unsigned char big[16] = { 0 };
+	int dir, fd;
+
+	ck_assert_errno(pt_open_procdir(-1, 0), EBADF);
+	ck_assert_errno(pt_open_procdir(100000, 0), EBADF);
+	dir = open_proc("/proc/self");
+	ck_assert_errno(pt_open_procdir(dir, 1U << 31), EINVAL);
+	ck_assert_errno(pt_open_procdir(dir, PIDFD_SIGNAL_THREAD), EINVAL);
+	/* Sizes and faults, as PIDFD_DEV_OPEN. */
+	args.procdir = dir;
+	ck_assert_errno(ioctl(pt_dev(), _IOC(_IOC_WRITE, PIDFD_DEV_IOC_MAGIC, 3, 4),
+			      &args), EINVAL);
+	ck_assert_errno(ioctl(pt_dev(), PIDFD_DEV_OPEN_PROCDIR, pt_bad_ptr()),
+			EFAULT);
+	memcpy(big, &args, sizeof(args));
+	big[12] = 1;
+	ck_assert_errno(ioctl(pt_dev(), _IOC(_IOC_WRITE, PIDFD_DEV_IOC_MAGIC, 3,
+					     sizeof(big)), big), E2BIG);
+	big[12] = 0;
+	fd = ioctl(pt_dev(), _IOC(_IOC_WRITE, PIDFD_DEV_IOC_MAGIC, 3,
+				  sizeof(big)), big);
+	ck_assert_msg(fd >= 0, "16-byte struct, zero tail: %s", pt_errname(errno));
+	close(fd);
+	close(dir);
+
+	/* Not a process or thread directory of a procfs. */
+	static const char *const not_process_dirs[] = {
+		"/", "/tmp", "/proc", "/proc/sys", "/proc/self/fd",
+		"/proc/self/task", "/proc/self/ns", "/proc/self/status",
+		"/dev/null",
+	};
+	for (unsigned int i = 0; i < sizeof(not_process_dirs) /
+				     sizeof(not_process_dirs[0]); i++) {
+		dir = open(not_process_dirs[i], O_RDONLY | O_CLOEXEC);
+		ck_assert_msg(dir >= 0, "open %s: %m", not_process_dirs[i]);
+		errno = 0;
+		fd = pt_open_procdir(dir, 0);
+		ck_assert_msg(fd < 0 && errno == EINVAL, "%s: %d/%s, want EINVAL",
+			      not_process_dirs[i], fd, pt_errname(errno));
+		close(dir);
+	}
+	/* A pidfd is no directory either. */
+	fd = pt_open_ok(getpid(), 0);
+	ck_assert_errno(pt_open_procdir(fd, 0), EINVAL);
+	close(fd);
+}
+END_TEST
+
 static Suite *procfd_suite(void)
 {
 	Suite *s = suite_create("procfd");
@@ -318,6 +580,15 @@ static Suite *procfd_suite(void)
 	tc = pt_tcase(s, "namespaces");
 	tcase_add_test(tc, procfd_child_pidns);
 	tcase_add_test(tc, procfd_hidepid);
+
+	tc = pt_tcase(s, "from a directory");
+	tcase_add_test(tc, procdir_process);
+	tcase_add_test(tc, procdir_thread);
+	tcase_add_test(tc, procdir_zombie_and_reaped);
+	tcase_add_test(tc, procdir_recycled_pid);
+	tcase_add_test(tc, procdir_child_pidns);
+	tcase_add_test(tc, procdir_hidepid);
+	tcase_add_test(tc, procdir_errors);
 	return s;
 }
 

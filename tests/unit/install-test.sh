@@ -30,7 +30,7 @@ exports=$(readelf --dyn-syms -W "$so" | awk '$5 == "GLOBAL" && $7 != "UND" { pri
 for sym in $exports; do
 	case $sym in
 	LIBPIDFD_0.[12] | LIBPIDFD_0.[12]@@LIBPIDFD_0.[12]) ;;
-	libpidfd_get_namespace@@LIBPIDFD_0.2) ;;
+	libpidfd_get_namespace@@LIBPIDFD_0.2 | libpidfd_from_procdir@@LIBPIDFD_0.2) ;;
 	libpidfd_*@@LIBPIDFD_0.1) ;;
 	*) fail "unexpected export: $sym" ;;
 	esac

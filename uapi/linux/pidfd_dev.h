@@ -66,6 +66,29 @@ struct pidfd_open_args {
 #define PIDFD_DEV_OPEN	_IOW(PIDFD_DEV_IOC_MAGIC, 1, struct pidfd_open_args)
 
 /**
+ * struct pidfd_open_procdir_args - argument of PIDFD_DEV_OPEN_PROCDIR
+ * @procdir: fd of a /proc/<pid> or /proc/<pid>/task/<tid> directory, of
+ *           any procfs instance (O_PATH fds too)
+ * @flags:   0, PIDFD_NONBLOCK and/or PIDFD_THREAD
+ *
+ * Extensible as struct pidfd_open_args.
+ */
+struct pidfd_open_procdir_args {
+	__s32 procdir;
+	__u32 flags;
+};
+
+#define PIDFD_OPEN_PROCDIR_ARGS_SIZE_VER0	8
+
+/*
+ * On /dev/pidfd: a new close-on-exec pidfd for exactly the process (or
+ * thread) the directory stands for; ESRCH once it is gone. The reverse of
+ * PIDFD_GET_PROCFD.
+ */
+#define PIDFD_DEV_OPEN_PROCDIR \
+	_IOW(PIDFD_DEV_IOC_MAGIC, 3, struct pidfd_open_procdir_args)
+
+/**
  * struct pidfd_signal_args - argument of PIDFD_DEV_SEND_SIGNAL
  * @sig:   signal number; 0 checks permission and existence only
  * @flags: 0 or one of PIDFD_SIGNAL_*

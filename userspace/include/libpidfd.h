@@ -60,6 +60,15 @@ int libpidfd_get_procfd(int pidfd, int procfd);
 int libpidfd_open_procdir(int pidfd);
 
 /*
+ * The reverse of libpidfd_get_procfd(): a close-on-exec pidfd for exactly
+ * the process (or, for /proc/<pid>/task/<tid>, the thread) whose /proc
+ * directory @dirfd is, of any procfs instance. @flags: 0, PIDFD_NONBLOCK,
+ * PIDFD_THREAD. errno: ESRCH (gone, even if its number is in use again, or
+ * hidden by hidepid=invisible), EINVAL (not such a directory), EBADF.
+ */
+int libpidfd_from_procdir(int dirfd, unsigned int flags);
+
+/*
  * ioctl(pidfd, PIDFD_GET_INFO, info): set info->mask to what you ask for
  * (PIDFD_INFO_EXIT, PIDFD_INFO_SUPPORTED_MASK; the rest always comes);
  * on return info->mask says what was filled in. @size is sizeof(*info):

@@ -25,6 +25,19 @@ int libpidfd_open(pid_t pid, unsigned int flags)
 	return ioctl(ctl, PIDFD_DEV_OPEN, &args);
 }
 
+int libpidfd_from_procdir(int dirfd, unsigned int flags)
+{
+	struct pidfd_open_procdir_args args = {
+		.procdir = dirfd,
+		.flags = flags,
+	};
+	int ctl = libpidfd_priv_control_fd();
+
+	if (ctl < 0)
+		return -1;
+	return ioctl(ctl, PIDFD_DEV_OPEN_PROCDIR, &args);
+}
+
 int libpidfd_send_signal(int pidfd, int sig, const siginfo_t *info,
 			 unsigned int flags)
 {

@@ -84,6 +84,28 @@ int pt_get_procfd(int pidfd, int procfd)
 	return ioctl(pidfd, PIDFD_GET_PROCFD, procfd);
 }
 
+int pt_open_procdir(int dirfd, unsigned int flags)
+{
+	struct pidfd_open_procdir_args args = {
+		.procdir = dirfd,
+		.flags = flags,
+	};
+	int dev = pt_dev();
+
+	if (dev < 0)
+		return -1;
+	return ioctl(dev, PIDFD_DEV_OPEN_PROCDIR, &args);
+}
+
+pid_t pt_pidfd_pid(int pidfd)
+{
+	char buf[32];
+
+	if (pt_fdinfo_field(NULL, 0, pidfd, "Pid:", buf, sizeof(buf)) < 0)
+		return 0;
+	return atoi(buf);
+}
+
 pid_t pt_gettid(void)
 {
 	return (pid_t)syscall(SYS_gettid);

@@ -82,6 +82,10 @@ int pt_send_signal(int pidfd, int sig, const siginfo_t *info,
 int pt_get_info(int pidfd, struct pidfd_info *info, uint64_t mask);
 /* PIDFD_GET_PROCFD: a new fd or -1/errno. */
 int pt_get_procfd(int pidfd, int procfd);
+/* PIDFD_DEV_OPEN_PROCDIR: a new pidfd from a /proc dir fd, or -1/errno. */
+int pt_open_procdir(int dirfd, unsigned int flags);
+/* The Pid: line of @pidfd's fdinfo (in /proc's namespace); 0 if none. */
+pid_t pt_pidfd_pid(int pidfd);
 
 /* ---- processes ----------------------------------------------------- */
 
