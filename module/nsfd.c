@@ -26,23 +26,23 @@
 
 struct ns_link {
 	unsigned int cmd;
-	const char *name;	/* in /proc/<pid>/ns */
+	const char *path;	/* below /proc/<pid> */
 	bool configured;	/* the kernel has this kind of namespace */
 };
 
 static const struct ns_link ns_links[] = {
-	{ PIDFD_GET_CGROUP_NAMESPACE, "cgroup", IS_ENABLED(CONFIG_CGROUPS) },
-	{ PIDFD_GET_IPC_NAMESPACE, "ipc", IS_ENABLED(CONFIG_IPC_NS) },
-	{ PIDFD_GET_MNT_NAMESPACE, "mnt", true },
-	{ PIDFD_GET_NET_NAMESPACE, "net", IS_ENABLED(CONFIG_NET_NS) },
-	{ PIDFD_GET_PID_NAMESPACE, "pid", IS_ENABLED(CONFIG_PID_NS) },
-	{ PIDFD_GET_PID_FOR_CHILDREN_NAMESPACE, "pid_for_children",
+	{ PIDFD_GET_CGROUP_NAMESPACE, "ns/cgroup", IS_ENABLED(CONFIG_CGROUPS) },
+	{ PIDFD_GET_IPC_NAMESPACE, "ns/ipc", IS_ENABLED(CONFIG_IPC_NS) },
+	{ PIDFD_GET_MNT_NAMESPACE, "ns/mnt", true },
+	{ PIDFD_GET_NET_NAMESPACE, "ns/net", IS_ENABLED(CONFIG_NET_NS) },
+	{ PIDFD_GET_PID_NAMESPACE, "ns/pid", IS_ENABLED(CONFIG_PID_NS) },
+	{ PIDFD_GET_PID_FOR_CHILDREN_NAMESPACE, "ns/pid_for_children",
 	  IS_ENABLED(CONFIG_PID_NS) },
-	{ PIDFD_GET_TIME_NAMESPACE, "time", IS_ENABLED(CONFIG_TIME_NS) },
-	{ PIDFD_GET_TIME_FOR_CHILDREN_NAMESPACE, "time_for_children",
+	{ PIDFD_GET_TIME_NAMESPACE, "ns/time", IS_ENABLED(CONFIG_TIME_NS) },
+	{ PIDFD_GET_TIME_FOR_CHILDREN_NAMESPACE, "ns/time_for_children",
 	  IS_ENABLED(CONFIG_TIME_NS) },
-	{ PIDFD_GET_USER_NAMESPACE, "user", IS_ENABLED(CONFIG_USER_NS) },
-	{ PIDFD_GET_UTS_NAMESPACE, "uts", IS_ENABLED(CONFIG_UTS_NS) },
+	{ PIDFD_GET_USER_NAMESPACE, "ns/user", IS_ENABLED(CONFIG_USER_NS) },
+	{ PIDFD_GET_UTS_NAMESPACE, "ns/uts", IS_ENABLED(CONFIG_UTS_NS) },
 };
 
 static struct vfsmount *proc_mnt;
@@ -91,10 +91,7 @@ long pidfd_get_namespace(struct file *file, unsigned int cmd,
 		.mnt = proc_mnt,
 		.dentry = proc_mnt->mnt_root,
 	};
-	struct pid_namespace *ns;
 	struct file *nsfile;
-	char name[40];
-	pid_t nr;
 	int fd;
 
 	/* Upstream's order: a gone process, a bad argument, an exited one. */
@@ -107,19 +104,8 @@ long pidfd_get_namespace(struct file *file, unsigned int cmd,
 	if (!link->configured)
 		return -EOPNOTSUPP;
 
-	/* Zero: the process is outside the pid namespace the module saw. */
-	ns = pidfd_proc_pid_ns(d_inode(root.dentry));
-	nr = pid_nr_ns(pid, ns);
-	if (!nr || !pidfd_pid_holds_number(pid, ns, nr))
-		return -ESRCH;
-
-	snprintf(name, sizeof(name), "%d/ns/%s", nr, link->name);
-	nsfile = pidfd_file_open_root(&root, name, O_RDONLY);
-	if (!pidfd_pid_holds_number(pid, ns, nr)) {
-		if (!IS_ERR(nsfile))
-			fput(nsfile);
-		return -ESRCH;
-	}
+	/* ESRCH also when the process is outside the module's procfs's ns. */
+	nsfile = pidfd_open_proc_entry(pid, &root, link->path, O_RDONLY);
 	if (IS_ERR(nsfile)) {
 		if (PTR_ERR(nsfile) != -ENOENT)
 			return PTR_ERR(nsfile);

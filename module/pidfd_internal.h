@@ -114,6 +114,8 @@ int pidfd_signal_policy_check(struct task_struct *target, int sig);
 
 /* procfd.c */
 long pidfd_get_procfd(struct file *file, int procfd);
+struct file *pidfd_open_proc_entry(struct pid *pid, const struct path *root,
+				   const char *path, int flags);
 
 /* nsfd.c */
 int pidfd_nsfd_init(void);
