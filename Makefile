@@ -22,9 +22,14 @@ BUILD := build
 CC ?= cc
 
 # The architecture of the kernels and the guest programs under test: amd64
-# (the host's) or arm64. ARCH=arm64 is the kernel's own spelling, and like
-# it reaches a "make module" sub-make; vm/ reads PIDFD_ARCH.
-PIDFD_ARCH ?= $(or $(ARCH),amd64)
+# (the host's) or arm64; vm/ reads PIDFD_ARCH. ARCH=arm64 on the command
+# line, the kernel's spelling, sets it too (and reaches a "make module"
+# sub-make as usual); an ARCH in the environment, meant for kernel builds,
+# does not.
+ifeq ($(origin ARCH),command line)
+PIDFD_ARCH ?= $(ARCH)
+endif
+PIDFD_ARCH ?= amd64
 override PIDFD_ARCH := $(patsubst x86_64,amd64,$(patsubst x86,amd64,$(patsubst aarch64,arm64,$(PIDFD_ARCH))))
 ifeq ($(filter amd64 arm64,$(PIDFD_ARCH)),)
 $(error ARCH (PIDFD_ARCH) must be amd64 (x86_64) or arm64 (aarch64), not '$(PIDFD_ARCH)')
