@@ -8,6 +8,10 @@
 #   make demo            boot a VM with the module and run the demo
 #   make guest           the static programs that run inside the test VM
 #   make lint            shellcheck the harness scripts
+#
+# ARCH=arm64 (or PIDFD_ARCH=arm64) with check, guest, bench or demo: arm64
+# kernels, the guest programs cross-built, the VM emulated by
+# qemu-system-aarch64.
 
 VERSION := $(shell cat VERSION)
 KERNELS ?= 6.1
@@ -16,23 +20,60 @@ KDIR ?= /lib/modules/$(KERNELRELEASE)/build
 
 BUILD := build
 CC ?= cc
+
+# The architecture of the kernels and the guest programs under test: amd64
+# (the host's) or arm64; vm/ reads PIDFD_ARCH. ARCH=arm64 on the command
+# line, the kernel's spelling, sets it too (and reaches a "make module"
+# sub-make as usual); an ARCH in the environment, meant for kernel builds,
+# does not.
+ifeq ($(origin ARCH),command line)
+PIDFD_ARCH ?= $(ARCH)
+endif
+PIDFD_ARCH ?= amd64
+override PIDFD_ARCH := $(patsubst x86_64,amd64,$(patsubst x86,amd64,$(patsubst aarch64,arm64,$(PIDFD_ARCH))))
+ifeq ($(filter amd64 arm64,$(PIDFD_ARCH)),)
+$(error ARCH (PIDFD_ARCH) must be amd64 (x86_64) or arm64 (aarch64), not '$(PIDFD_ARCH)')
+endif
+export PIDFD_ARCH
 WARN := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wstrict-prototypes \
 	-Wmissing-prototypes -Wno-missing-field-initializers
 USER_CFLAGS := -std=gnu11 -O2 -g $(WARN) -D_GNU_SOURCE -fPIC \
 	-Iuapi -Iuserspace/include -DPIDFD_DKMS_VERSION='"$(VERSION)"' $(CFLAGS)
 CHECK_LIBS := -lcheck -lsubunit -lrt -lm -pthread
 
+# The guest programs of each architecture, in a directory of their own
+# (vm/lib.sh: GUEST_DIR). 32-bit callers go through the kernel's
+# compat_ioctl: i386 programs on amd64, armhf (AArch32) ones on arm64. The
+# cross compilers are Debian's gcc-i686-linux-gnu and
+# gcc-arm-linux-gnueabihf, not gcc -m32: gcc-multilib conflicts with every
+# cross compiler.
+ifeq ($(PIDFD_ARCH),arm64)
+GUEST := $(BUILD)/guest-arm64
+GUEST_CC := aarch64-linux-gnu-gcc
+COMPAT32_CC := arm-linux-gnueabihf-gcc
+# Check's static libraries and headers for arm64, from Debian's packages,
+# extracted into the cache (vm/fetch-guest-packages), not installed.
+GUEST_PACKAGES := $(BUILD)/guest-packages-arm64
+GUEST_LIB_FLAGS := -I$(GUEST_PACKAGES)/usr/include -L$(GUEST_PACKAGES)/usr/lib/aarch64-linux-gnu
+else
+GUEST := $(BUILD)/guest
+GUEST_CC := $(CC)
+COMPAT32_CC := i686-linux-gnu-gcc
+GUEST_PACKAGES :=
+GUEST_LIB_FLAGS :=
+endif
+
 LIB_SRCS := $(wildcard userspace/lib/*.c)
 TOOL_SRCS := $(wildcard userspace/pidfdctl/*.c)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/host/%,$(wildcard tests/unit/check_*.c))
 # tests/stress/: the concurrency stress, a guest suite like the others.
-GUEST_TESTS := $(patsubst tests/guest/%.c,$(BUILD)/guest/%,$(wildcard tests/guest/check_*.c)) \
-	       $(patsubst tests/stress/%.c,$(BUILD)/guest/%,$(wildcard tests/stress/check_*.c)) \
-	       $(BUILD)/guest/check_compat32 $(BUILD)/guest/check_fuzz $(BUILD)/guest/check_fuzz32
+GUEST_TESTS := $(patsubst tests/guest/%.c,$(GUEST)/%,$(wildcard tests/guest/check_*.c)) \
+	       $(patsubst tests/stress/%.c,$(GUEST)/%,$(wildcard tests/stress/check_*.c)) \
+	       $(GUEST)/check_compat32 $(GUEST)/check_fuzz $(GUEST)/check_fuzz32
 GUEST_HELPERS := $(wildcard tests/guest/lib/*.c)
 # Only what has sources yet: the suites must run before every program exists.
-GUEST_PROGS := $(if $(wildcard examples/demo.c),$(BUILD)/guest/pidfd-demo) \
-	$(if $(TOOL_SRCS),$(BUILD)/guest/pidfdctl)
+GUEST_PROGS := $(if $(wildcard examples/demo.c),$(GUEST)/pidfd-demo) \
+	$(if $(TOOL_SRCS),$(GUEST)/pidfdctl)
 # Suites only for the debug kernel (make check-debug): fault injection.
 DEBUG_TESTS := $(patsubst tests/debug/%.c,$(BUILD)/debug/%,$(wildcard tests/debug/check_*.c))
 HARNESS_PROGS := $(patsubst tests/harness/%.c,$(BUILD)/harness/%,$(wildcard tests/harness/check_*.c))
@@ -63,58 +104,66 @@ $(BUILD)/host/check_%: tests/unit/check_%.c $(BUILD)/libpidfd.a
 	$(CC) $(USER_CFLAGS) -o $@ $< $(BUILD)/libpidfd.a $(CHECK_LIBS)
 
 # Guest programs are static: the initramfs has no libc.
-GUEST_CFLAGS := $(USER_CFLAGS) -Itests/guest/lib -static
-$(BUILD)/guest/check_%: tests/guest/check_%.c $(GUEST_HELPERS) $(wildcard tests/guest/lib/*.h) $(LIB_SRCS)
+GUEST_CFLAGS := $(USER_CFLAGS) -Itests/guest/lib -static $(GUEST_LIB_FLAGS)
+$(GUEST)/check_%: tests/guest/check_%.c $(GUEST_HELPERS) $(wildcard tests/guest/lib/*.h) $(LIB_SRCS) | $(GUEST_PACKAGES)
 	@mkdir -p $(dir $@)
-	$(CC) $(GUEST_CFLAGS) -o $@ $< $(GUEST_HELPERS) $(LIB_SRCS) $(CHECK_LIBS)
-$(BUILD)/guest/check_%: tests/stress/check_%.c $(GUEST_HELPERS) $(wildcard tests/guest/lib/*.h) $(LIB_SRCS)
+	$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $< $(GUEST_HELPERS) $(LIB_SRCS) $(CHECK_LIBS)
+$(GUEST)/check_%: tests/stress/check_%.c $(GUEST_HELPERS) $(wildcard tests/guest/lib/*.h) $(LIB_SRCS) | $(GUEST_PACKAGES)
 	@mkdir -p $(dir $@)
-	$(CC) $(GUEST_CFLAGS) -o $@ $< $(GUEST_HELPERS) $(LIB_SRCS) $(CHECK_LIBS)
+	$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $< $(GUEST_HELPERS) $(LIB_SRCS) $(CHECK_LIBS)
 
-$(BUILD)/guest/bench_pidfd: bench/bench_pidfd.c uapi/linux/pidfd_dev.h
+ifneq ($(GUEST_PACKAGES),)
+# A link to the extracted packages in the cache; remade by "make clean".
+$(GUEST_PACKAGES):
 	@mkdir -p $(dir $@)
-	$(CC) $(GUEST_CFLAGS) -o $@ $< -pthread
+	ln -sfn "$$(vm/fetch-guest-packages $(PIDFD_ARCH))" $@
+endif
+
+$(GUEST)/bench_pidfd: bench/bench_pidfd.c uapi/linux/pidfd_dev.h
+	@mkdir -p $(dir $@)
+	$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $< -pthread
 
 # The module against the native system calls, in the VM of each kernel
 # (docs/performance.md); make check runs the short mode on one kernel.
 BENCH_KERNELS ?= 6.1 7.2
-bench: $(BUILD)/guest/bench_pidfd
+bench: $(GUEST)/bench_pidfd
 	bench/run $(BENCH_KERNELS)
 
-check-bench: $(BUILD)/guest/bench_pidfd
+check-bench: $(GUEST)/bench_pidfd
 	bench/run --short $(firstword $(KERNELS))
 
-# 32-bit callers go through compat_ioctl. Check has no i386 build here, so
-# this suite has its own small runner (needs gcc-multilib).
-$(BUILD)/guest/check_compat32: tests/compat32/check_compat32.c uapi/linux/pidfd_dev.h
+# 32-bit callers go through compat_ioctl. Check has no i386 or armhf build
+# here, so this suite has its own small runner.
+$(GUEST)/check_compat32: tests/compat32/check_compat32.c uapi/linux/pidfd_dev.h
 	@mkdir -p $(dir $@)
-	$(CC) -m32 -static -std=gnu11 -O2 $(WARN) -D_GNU_SOURCE -Iuapi -o $@ $<
+	$(COMPAT32_CC) -static -std=gnu11 -O2 $(WARN) -D_GNU_SOURCE -Iuapi -o $@ $<
 
 # The ioctl fuzzer, 64-bit and through compat_ioctl: its own runner (no
-# Check for i386 here), one source.
-$(BUILD)/guest/check_fuzz: tests/fuzz/fuzz.c tests/guest/lib/pt_rand.h uapi/linux/pidfd_dev.h
+# Check for 32 bits here), one source.
+$(GUEST)/check_fuzz: tests/fuzz/fuzz.c tests/guest/lib/pt_rand.h uapi/linux/pidfd_dev.h
 	@mkdir -p $(dir $@)
-	$(CC) -static -std=gnu11 -O2 -g $(WARN) -D_GNU_SOURCE -Iuapi -Itests/guest/lib -o $@ $< -pthread
+	$(GUEST_CC) -static -std=gnu11 -O2 -g $(WARN) -D_GNU_SOURCE -Iuapi -Itests/guest/lib -o $@ $< -pthread
 
-$(BUILD)/guest/check_fuzz32: tests/fuzz/fuzz.c tests/guest/lib/pt_rand.h uapi/linux/pidfd_dev.h
+$(GUEST)/check_fuzz32: tests/fuzz/fuzz.c tests/guest/lib/pt_rand.h uapi/linux/pidfd_dev.h
 	@mkdir -p $(dir $@)
-	$(CC) -m32 -static -std=gnu11 -O2 $(WARN) -D_GNU_SOURCE -Iuapi -Itests/guest/lib -o $@ $< -pthread
+	$(COMPAT32_CC) -static -std=gnu11 -O2 $(WARN) -D_GNU_SOURCE -Iuapi -Itests/guest/lib -o $@ $< -pthread
 
-$(BUILD)/guest/pidfd-demo: examples/demo.c $(LIB_SRCS)
+$(GUEST)/pidfd-demo: examples/demo.c $(LIB_SRCS)
 	@mkdir -p $(dir $@)
-	$(CC) $(GUEST_CFLAGS) -o $@ $< $(LIB_SRCS)
+	$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $< $(LIB_SRCS)
 
-$(BUILD)/guest/pidfdctl: $(TOOL_SRCS) $(LIB_SRCS)
+$(GUEST)/pidfdctl: $(TOOL_SRCS) $(LIB_SRCS)
 	@mkdir -p $(dir $@)
-	$(CC) $(GUEST_CFLAGS) -o $@ $(TOOL_SRCS) $(LIB_SRCS)
+	$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $(TOOL_SRCS) $(LIB_SRCS)
 
 # check_lsm's AppArmor profiles, compiled here (the guest has no parser)
-# for the feature set of Debian 12's apparmor package.
-$(BUILD)/guest/signal-profiles.bin: tests/guest/apparmor/signal-profiles.apparmor
+# for the feature set of Debian 12's apparmor package. Binary policy does
+# not depend on the CPU beyond its byte order: arm64 takes the same.
+$(GUEST)/signal-profiles.bin: tests/guest/apparmor/signal-profiles.apparmor
 	@mkdir -p $(dir $@)
 	apparmor_parser -K -Q -M /usr/share/apparmor-features/features -o $@ $<
 
-guest: $(GUEST_TESTS) $(GUEST_PROGS) $(BUILD)/guest/signal-profiles.bin
+guest: $(GUEST_TESTS) $(GUEST_PROGS) $(GUEST)/signal-profiles.bin
 
 $(BUILD)/debug/check_%: tests/debug/check_%.c $(GUEST_HELPERS) $(wildcard tests/guest/lib/*.h)
 	@mkdir -p $(dir $@)
@@ -124,6 +173,15 @@ $(BUILD)/debug/check_%: tests/debug/check_%.c $(GUEST_HELPERS) $(wildcard tests/
 $(BUILD)/harness/check_%: tests/harness/check_%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(GUEST_CFLAGS) -o $@ $< $(CHECK_LIBS)
+
+# The debug kernel is an x86 build, and the DKMS, package and harness tests
+# use amd64 chroots and programs: amd64 only.
+AMD64_ONLY_GOALS := check-debug check-dkms check-packages check-harness
+ifeq ($(PIDFD_ARCH),arm64)
+ifneq ($(filter $(AMD64_ONLY_GOALS),$(MAKECMDGOALS)),)
+$(error $(filter $(AMD64_ONLY_GOALS),$(MAKECMDGOALS)) run on amd64 only, not with ARCH=arm64)
+endif
+endif
 
 check-unit: $(UNIT_TESTS)
 	@set -e; for t in $(UNIT_TESTS) tests/unit/mirror-test.sh; do echo "== $$t"; $$t; done

@@ -12,6 +12,16 @@ die() {
 	exit 1
 }
 
+# The architecture under test (PIDFD_ARCH; make's ARCH=arm64 sets it):
+# amd64, the host's own, or arm64, cross-built and emulated. Each has its
+# own guest programs: build/guest and build/guest-arm64.
+PIDFD_ARCH=${PIDFD_ARCH:-amd64}
+case $PIDFD_ARCH in
+amd64) GUEST_DIR=$BUILD/guest ;;
+arm64) GUEST_DIR=$BUILD/guest-arm64 ;;
+*) die "PIDFD_ARCH must be amd64 or arm64, not '$PIDFD_ARCH'" ;;
+esac
+
 # kernel_dir SERIES: the cache directory of that kernel, fetching it first
 # if needed (SERIES-debug: building the debug kernel). A path to an
 # already fetched directory is accepted as is.
@@ -158,4 +168,39 @@ debian_sources_list() {
 			;;
 		esac
 	done
+}
+
+# private_apt DIR ARCH SUITE...: a private apt configuration in DIR that
+# fetches ARCH's packages from those suites of the host's Debian mirrors;
+# the system's apt setup is never touched. Sets the array apt_opts (for
+# apt-get and apt-cache), refreshes the package lists at most once a day
+# (PIDFD_REFRESH=1: now) and holds DIR's lock on fd 9 from then on: several
+# checkouts may share the cache. DIR/lists/.updated is the last refresh.
+private_apt() {
+	local dir=$1 arch=$2 sources stamp
+	shift 2
+	mkdir -p "$dir/lists/partial" "$dir/archives/partial"
+	exec 9>"$dir/.lock"
+	flock 9
+	sources=$(debian_sources_list "$@") || exit 1
+	stamp=$dir/lists/.updated
+	# Other mirrors than last time: the lists must be fetched again.
+	if [ "$sources" != "$(cat "$dir/sources.list" 2>/dev/null)" ]; then
+		rm -f "$stamp"
+		printf '%s\n' "$sources" >"$dir/sources.list"
+	fi
+	apt_opts=(-o "Dir::Etc::SourceList=$dir/sources.list"
+		-o Dir::Etc::SourceParts=/dev/null
+		-o "Dir::State::Lists=$dir/lists"
+		-o "Dir::State::status=/dev/null"
+		-o "Dir::Cache=$dir"
+		-o "Dir::Cache::archives=$dir/archives"
+		-o Debug::NoLocking=1
+		-o APT::Sandbox::User=root
+		-o "APT::Architecture=$arch" -o "APT::Architectures::=$arch")
+	if [ -n "${PIDFD_REFRESH:-}" ] || [ -z "$(find "$stamp" -mmin -1440 2>/dev/null)" ]; then
+		log "fetching the package lists of $* ($arch) from Debian"
+		apt-get "${apt_opts[@]}" -qq update >&2 || die "apt-get update failed for $* ($arch)"
+		touch "$stamp"
+	fi
 }

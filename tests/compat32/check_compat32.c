@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The module's ioctls from a 32-bit (i386) process on a 64-bit kernel:
- * every call goes through compat_ioctl, and the siginfo of
- * PIDFD_DEV_SEND_SIGNAL has the 32-bit layout.
+ * The module's ioctls from a 32-bit process on a 64-bit kernel (i386 on
+ * amd64, armhf on arm64): every call goes through compat_ioctl, and the
+ * siginfo of PIDFD_DEV_SEND_SIGNAL has the 32-bit layout.
  *
- * Built with -m32 -static. Check is not available for i386 here, so this
- * suite has its own minimal runner: each case runs in a forked child, and
- * the program exits non-zero if any case fails.
+ * Built -static with i686-linux-gnu-gcc or arm-linux-gnueabihf-gcc. Check
+ * is not available for those here, so this suite has its own minimal
+ * runner: each case runs in a forked child, and the program exits non-zero
+ * if any case fails.
  */
 #include <errno.h>
 #include <fcntl.h>

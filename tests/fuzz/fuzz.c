@@ -12,10 +12,10 @@
  * be written past the size the command names; at the end no fd is left
  * open and the module's counters are where they started.
  *
- * Built twice, 64-bit (check_fuzz) and -m32 (check_fuzz32: every call
- * through compat_ioctl). Check has no i386 build here, so the program is
- * its own runner: on the first bad result it prints the iteration, the
- * call and the seed, and exits 1.
+ * Built twice, 64-bit (check_fuzz) and 32-bit (check_fuzz32, i386 or
+ * armhf: every call through compat_ioctl). Check has no 32-bit build here,
+ * so the program is its own runner: on the first bad result it prints the
+ * iteration, the call and the seed, and exits 1.
  *
  *   check_fuzz [ITERATIONS [SEED]]   (or PIDFD_FUZZ_ITERATIONS, _SEED)
  *

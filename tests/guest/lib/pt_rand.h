@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The random numbers of the long-running tests (fuzzer, stress). A header
- * of its own because the fuzzer is built without Check (and -m32).
+ * of its own because the fuzzer is built without Check (and for 32 bits).
  */
 #ifndef PT_RAND_H
 #define PT_RAND_H
