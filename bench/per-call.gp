@@ -1,7 +1,7 @@
 # Per-call cost against the number of module pidfds open, module and
 # native, from bench/run's .dat file (lines: call open module_ns native_ns).
 # gnuplot -e "data='X.dat'; title='6.1'; output='X.svg'" per-call.gp
-set terminal svg size 900,560 dynamic font "sans,12"
+set terminal svg size 900,560 dynamic noenhanced font "sans,12"
 set output output
 set title sprintf("per-call cost by open pidfds (%s, median of interleaved rounds)", title)
 set xlabel "module pidfds open on distinct threads"
