@@ -100,19 +100,19 @@ static int procdir_number(struct dentry *dir)
 
 /*
  * The directory @dir stands for one struct pid, which the module cannot
- * read from its inode. The number in its name named that pid from the
- * moment the directory was opened until the pid's last task is released,
- * and procfs finds nothing in the directory once that happened. So the pid
- * that has the number now (looked up first) is the directory's if an
- * entry of the directory can still be opened afterwards.
+ * read from its inode, but its stat shows that pid's number. The pid that
+ * has the number now (looked up first) is the directory's if the stat
+ * shows the same number and the pid still has it afterwards.
  */
 long pidfd_dev_open_procdir(unsigned int cmd, void __user *uarg)
 {
 	struct pidfd_open_procdir_args args;
 	size_t usize = _IOC_SIZE(cmd);
-	struct file *dir, *entry;
+	struct pid_namespace *ns;
+	struct file *dir;
 	struct pid *pid;
-	int err, nr;
+	pid_t nr, shown;
+	int err;
 
 	if (usize < PIDFD_OPEN_PROCDIR_ARGS_SIZE_VER0)
 		return -EINVAL;
@@ -131,25 +131,30 @@ long pidfd_dev_open_procdir(unsigned int cmd, void __user *uarg)
 		goto out_put_dir;
 	}
 
+	ns = pidfd_proc_pid_ns(file_inode(dir));
 	rcu_read_lock();
-	pid = get_pid(find_pid_ns(nr, pidfd_proc_pid_ns(file_inode(dir))));
+	pid = get_pid(find_pid_ns(nr, ns));
 	rcu_read_unlock();
 	if (!pid) {
 		err = -ESRCH;
 		goto out_put_dir;
 	}
 
-	/* Every process and thread directory has "stat". */
-	entry = pidfd_file_open_root(&dir->f_path, "stat", O_RDONLY);
-	if (IS_ERR(entry)) {
-		err = PTR_ERR(entry) == -ENOENT ? -ESRCH : PTR_ERR(entry);
-		goto out_put_pid;
-	}
-	fput(entry);
-
-	err = pid_has_task(pid, PIDTYPE_PID) ? pidfd_install(pid, args.flags) :
-					       -ESRCH;
-out_put_pid:
+	/*
+	 * The directory shows the number of the pid it is bound to (a stale
+	 * one another number: ESRCH), and procfs shows nothing once that
+	 * pid's last task is gone: so it was @pid's if @pid still holds the
+	 * number afterwards.
+	 */
+	shown = pidfd_procdir_number(dir);
+	if (shown == -ENOENT || (shown > 0 && shown != nr))
+		err = -ESRCH;
+	else if (shown < 0)
+		err = shown;
+	else if (!pidfd_pid_holds_number(pid, ns, nr))
+		err = -ESRCH;
+	else
+		err = pidfd_install(pid, args.flags);
 	put_pid(pid);
 out_put_dir:
 	fput(dir);

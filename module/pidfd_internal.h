@@ -104,6 +104,9 @@ static inline bool pidfd_ioctl_is(unsigned int cmd, unsigned int ref)
 	       _IOC_NR(cmd) == _IOC_NR(ref);
 }
 
+/* read_file.c */
+ssize_t pidfd_read_file(struct file *file, char *buf, size_t size);
+
 /* signal.c */
 long pidfd_send_signal_ioctl(struct file *file, unsigned int cmd,
 			     void __user *uarg);
@@ -116,6 +119,7 @@ int pidfd_signal_policy_check(struct task_struct *target, int sig);
 long pidfd_get_procfd(struct file *file, int procfd);
 struct file *pidfd_open_proc_entry(struct pid *pid, const struct path *root,
 				   const char *path, int flags);
+pid_t pidfd_procdir_number(struct file *dir);
 
 /* nsfd.c */
 int pidfd_nsfd_init(void);

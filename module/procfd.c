@@ -8,6 +8,7 @@
  * to openat(procfd, "<pid>"). What makes it safe is the check around the
  * open (pidfd_open_proc_entry(), which nsfd.c uses too).
  */
+#include <linux/dcache.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/magic.h>
@@ -25,6 +26,71 @@
 #define PROC_LOOKUP_ATTEMPTS	3
 
 /**
+ * pidfd_procdir_number - the number of the process a procfs directory is
+ * @dir: an open /proc/<pid> or /proc/<pid>/task/<tid> directory
+ *
+ * The first field of its stat, which procfs prints from the struct pid
+ * the directory's inode is bound to, in that procfs's pid namespace. The
+ * name of the directory does not tell: the same de_thread() race can bind
+ * a new dentry named by the exec'ing thread's number to the process's
+ * pid, and it stays valid as long as that process lives. (Read through
+ * the caller's memory on some kernels: it guards the caller against
+ * dentries others planted, which is all it is for.)
+ *
+ * Return: the number, or a negative errno.
+ */
+pid_t pidfd_procdir_number(struct file *dir)
+{
+	struct file *stat;
+	char buf[16];
+	ssize_t len;
+	int nr;
+
+	stat = pidfd_file_open_root(&dir->f_path, "stat", O_RDONLY);
+	if (IS_ERR(stat))
+		return PTR_ERR(stat);
+	len = pidfd_read_file(stat, buf, sizeof(buf) - 1);
+	fput(stat);
+	if (len < 0)
+		return len;
+	buf[len] = '\0';
+	return sscanf(buf, "%d ", &nr) == 1 && nr > 0 ? nr : -EIO;
+}
+
+/*
+ * /proc/<nr>, and @path below it unless @path is empty. A directory bound
+ * to another process than its name says is dropped from the dcache (what
+ * procfs does once that process is gone), so that the next lookup makes
+ * the right one, and counts as not found.
+ */
+static struct file *open_proc_entry_once(const struct path *root,
+					 const char *name, pid_t nr,
+					 const char *path, int flags)
+{
+	struct file *dir, *entry;
+	pid_t shown;
+
+	dir = pidfd_file_open_root(root, name, *path ?
+				   O_RDONLY | O_DIRECTORY | O_NOFOLLOW : flags);
+	if (IS_ERR(dir))
+		return dir;
+	shown = pidfd_procdir_number(dir);
+	if (shown != nr) {
+		if (shown > 0) {
+			d_invalidate(dir->f_path.dentry);
+			shown = -ENOENT;
+		}
+		fput(dir);
+		return ERR_PTR(shown);
+	}
+	if (!*path)
+		return dir;
+	entry = pidfd_file_open_root(&dir->f_path, path, flags);
+	fput(dir);
+	return entry;
+}
+
+/**
  * pidfd_open_proc_entry - open <nr>/@path in a procfs, proved to be @pid's
  * @pid: the process the entry must belong to
  * @root: the procfs root
@@ -32,10 +98,11 @@
  * @flags: open flags
  *
  * Opened with the caller's credentials and a normal path walk. The number
- * must name @pid in the procfs's pid namespace before and after the open:
- * a struct pid is never reused and keeps its number until its last task
- * is released, so agreement at both ends means the number meant @pid for
- * the whole open.
+ * must name @pid in the procfs's pid namespace before and after the open,
+ * and the directory must show that number as its own: a struct pid is
+ * never reused and keeps its number until its last task is released, so
+ * agreement at both ends means the number meant @pid for the whole open,
+ * and the directory, which had that number in between, is @pid's.
  *
  * Return: the file, or an ERR_PTR(): -ESRCH when @pid is gone or not in
  * that namespace, else what the open gave.
@@ -46,17 +113,15 @@ struct file *pidfd_open_proc_entry(struct pid *pid, const struct path *root,
 	struct pid_namespace *ns = pidfd_proc_pid_ns(d_inode(root->dentry));
 	pid_t nr = pid_nr_ns(pid, ns);
 	struct file *entry;
-	char name[64];
+	char name[12];
 	int attempt;
 
 	if (!nr || !pidfd_pid_holds_number(pid, ns, nr))
 		return ERR_PTR(-ESRCH);
-	if (snprintf(name, sizeof(name), "%d%s%s", nr, *path ? "/" : "",
-		     path) >= sizeof(name))
-		return ERR_PTR(-ENAMETOOLONG);
+	snprintf(name, sizeof(name), "%d", nr);
 
 	for (attempt = 1; ; attempt++) {
-		entry = pidfd_file_open_root(root, name, flags);
+		entry = open_proc_entry_once(root, name, nr, path, flags);
 		if (!pidfd_pid_holds_number(pid, ns, nr)) {
 			/* Gone while we looked, whatever the lookup found. */
 			if (!IS_ERR(entry))

@@ -28,8 +28,6 @@
 #include <linux/bits.h>
 #include <linux/fs.h>
 #include <linux/moduleparam.h>
-#include <linux/mman.h>
-#include <linux/mm.h>
 #include <linux/mount.h>
 #include <linux/sched.h>
 #include <linux/security.h>
@@ -78,39 +76,9 @@ static void note_other_lsm(const char *name)
 }
 
 /*
- * securityfs's "lsm": the active LSMs, comma separated, in hook order. The
- * file has only a ->read into user memory (kernel_read() refuses it), so
- * it is read through a page mapped for the moment into the process that
- * loads the module (modprobe, insmod: root, so the copy can be trusted).
+ * securityfs's "lsm": the active LSMs, comma separated, in hook order,
+ * read by the process that loads the module (pidfd_read_file()).
  */
-static ssize_t read_via_user_page(struct file *file, char *buf, size_t size)
-{
-	unsigned long ubuf;
-	ssize_t len = 0, n;
-	loff_t pos = 0;
-
-	if (!current->mm || !file->f_op->read)
-		return -EOPNOTSUPP;
-	ubuf = vm_mmap(NULL, 0, size, PROT_READ | PROT_WRITE,
-		       MAP_ANONYMOUS | MAP_PRIVATE, 0);
-	if (IS_ERR_VALUE(ubuf))
-		return (ssize_t)ubuf;
-	do {
-		n = file->f_op->read(file, (char __user *)ubuf + len,
-				     size - 1 - len, &pos);
-		if (n > 0)
-			len += n;
-	} while (n > 0 && len < size - 1);
-	if (n < 0)
-		len = n;
-	else if (len == size - 1)
-		len = -E2BIG;	/* cut short: an LSM could be missing */
-	else if (copy_from_user(buf, (char __user *)ubuf, len))
-		len = -EFAULT;
-	vm_munmap(ubuf, size);
-	return len;
-}
-
 static int read_lsm_list(char *buf, size_t size)
 {
 	struct file_system_type *type;
@@ -132,10 +100,13 @@ static int read_lsm_list(char *buf, size_t size)
 	if (IS_ERR(file)) {
 		len = PTR_ERR(file);
 	} else {
-		len = read_via_user_page(file, buf, size);
+		/* size - 1: room for the NUL, and a way to tell it was cut. */
+		len = pidfd_read_file(file, buf, size - 1);
 		fput(file);
 	}
 	kern_unmount(mnt);
+	if (len == size - 1)
+		len = -E2BIG;	/* cut short: an LSM could be missing */
 	if (len < 0)
 		return len;
 	buf[len] = '\0';

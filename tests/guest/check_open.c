@@ -79,7 +79,9 @@ START_TEST(dev_unknown_ioctl)
 
 	ck_assert_msg(dev >= 0, "open " PT_DEV_PATH ": %m");
 	ck_assert_errno(ioctl(dev, _IO(PIDFD_DEV_IOC_MAGIC, 99), 0), ENOTTY);
-	ck_assert_errno(ioctl(dev, _IOW(PIDFD_DEV_IOC_MAGIC, 3, int), 0), ENOTTY);
+	ck_assert_errno(ioctl(dev, _IOW(PIDFD_DEV_IOC_MAGIC, 4, int), 0), ENOTTY);
+	/* OPEN_PROCDIR's number with another direction. */
+	ck_assert_errno(ioctl(dev, _IOR(PIDFD_DEV_IOC_MAGIC, 3, int), 0), ENOTTY);
 	ck_assert_errno(ioctl(dev, PIDFD_DEV_SEND_SIGNAL, &sa), ENOTTY);
 	ck_assert_errno(ioctl(dev, PIDFD_GET_INFO, &info), ENOTTY);
 	ck_assert_errno(ioctl(dev, PIDFD_GET_PROCFD, 0), ENOTTY);

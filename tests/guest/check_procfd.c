@@ -480,6 +480,8 @@ static int procdir_hidepid_child(void *arg)
 	int own, pidfd;
 
 	PT_CHECK(pt_drop_privs(PT_NOBODY, PT_NOBODY) == 0, "drop: %m");
+	/* Before 6.x /proc/self/fdinfo of a non-dumpable process is root's. */
+	PT_CHECK(prctl(PR_SET_DUMPABLE, 1) == 0, "dumpable: %m");
 	pt_dev_close();
 	errno = 0;
 	pidfd = pt_open_procdir(h->root_dir, 0);
