@@ -4,7 +4,7 @@
  *
  * kernel_read() needs ->read_iter. The files the module reads (securityfs's
  * lsm list; a procfs process directory's stat) have only a ->read into
- * user memory on some of the supported kernels, so those are read through
+ * user memory (procfs's stat up to 7.2 at least), so those are read through
  * an anonymous page mapped for the moment into the calling process: the
  * loader of the module, or the caller of an ioctl. That process's other
  * threads could change the page before it is copied back; what the module
