@@ -32,13 +32,20 @@ static int copy_info_to_user(void __user *uarg, size_t usize,
 	return 0;
 }
 
-/* Called under rcu_read_lock(). */
-static void fill_from_task(struct pidfd_info *info, struct task_struct *task)
+/*
+ * @pid's own number, not task_pid_vnr(@task): while execve() from another
+ * thread hands the process's pid to that thread (exchange_tids()), a
+ * lockless reader can find the thread in the pid's list before the
+ * thread's ->thread_pid says so, and would report its old thread ID.
+ * Called under rcu_read_lock().
+ */
+static void fill_from_task(struct pidfd_info *info, struct pid *pid,
+			   struct task_struct *task)
 {
 	struct user_namespace *ns = current_user_ns();
 	const struct cred *cred = __task_cred(task);
 
-	info->pid = task_pid_vnr(task);
+	info->pid = pid_vnr(pid);
 	info->tgid = task_tgid_vnr(task);
 	info->ppid = task_ppid_nr_ns(task, NULL);
 	info->mask |= PIDFD_INFO_PID;
@@ -79,7 +86,7 @@ long pidfd_get_info(struct file *file, unsigned int cmd, void __user *uarg)
 	rcu_read_lock();
 	task = pid_task(pid, PIDTYPE_PID);
 	if (task) {
-		fill_from_task(&info, task);
+		fill_from_task(&info, pid, task);
 		/* Upstream counts a vanished pid number as gone. */
 		if (!info.pid || !info.tgid)
 			err = -ESRCH;

@@ -59,9 +59,10 @@ pid_t pidfd_procdir_number(struct file *dir)
 
 /*
  * /proc/<nr>, and @path below it unless @path is empty. A directory bound
- * to another process than its name says is dropped from the dcache (what
- * procfs does once that process is gone), so that the next lookup makes
- * the right one, and counts as not found.
+ * to another pid than its name says (the de_thread() race binds a new one
+ * to the process's pid or to the exec'ing thread's old one) is dropped
+ * from the dcache (what procfs does once that pid has no task), so that
+ * the next lookup makes the right one, and counts as not found.
  */
 static struct file *open_proc_entry_once(const struct path *root,
 					 const char *name, pid_t nr,
@@ -76,7 +77,12 @@ static struct file *open_proc_entry_once(const struct path *root,
 		return dir;
 	shown = pidfd_procdir_number(dir);
 	if (shown != nr) {
-		if (shown > 0) {
+		/*
+		 * Bound to another pid (it shows another number), or to the
+		 * exec'ing thread's old pid, released since (procfs answers
+		 * ESRCH or ENOENT in it): stale either way.
+		 */
+		if (shown > 0 || shown == -ESRCH || shown == -ENOENT) {
 			d_invalidate(dir->f_path.dentry);
 			shown = -ENOENT;
 		}
