@@ -559,8 +559,15 @@ static void op_procfd(struct life *l, struct life_fd *f)
 	pid = status_number(fd, "Pid:");
 	tgid = status_number(fd, "Tgid:");
 	close(fd);
-	/* -1: the thread went while we read (its dir empties), not another's */
-	STRESS_CHECK(pid == -1 || (pid == f->nr && (tgid == l->pid || tgid == -1)),
+	/*
+	 * -1: the thread went while we read (its dir empties), not another's.
+	 * A thread that execs takes the process's pid: while exchange_tids()
+	 * runs, status (which reads the task's ->thread_pid, not the dir's
+	 * pid, which the module proved from stat) can show the process's
+	 * number in the directory of the thread's old one.
+	 */
+	STRESS_CHECK(pid == -1 || (pid == f->nr && (tgid == l->pid || tgid == -1)) ||
+		     (l->plan.fate == FATE_EXEC && pid == l->pid),
 		     "GET_PROCFD on a pidfd of %d (child %d) gave the dir of pid %ld tgid %ld",
 		     f->nr, l->pid, pid, tgid);
 }
