@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -161,29 +162,26 @@ static pid_t start_non_child(int code, int sig, int *go, pid_t *mid)
 	return g;
 }
 
-/* Wait until pidfdctl has a pidfd open (its fd table shows one). */
-static void wait_for_pidfd_in(pid_t pid)
+/*
+ * Wait until pidfdctl (@holder) has a pidfd for @target open: its fd
+ * table shows one whose fdinfo names @target (the library opens pidfds
+ * of its own while it probes the kernel).
+ */
+static void wait_for_pidfd_in(pid_t holder, pid_t target)
 {
 	struct timespec start;
-	char dir[64], path[128], target[64];
+	char value[32];
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	snprintf(dir, sizeof(dir), "/proc/%d/fd", pid);
 	while (elapsed_ms(&start) < WAIT_MS) {
-		for (int fd = 3; fd < 16; fd++) {
-			ssize_t n;
-
-			snprintf(path, sizeof(path), "%s/%d", dir, fd);
-			n = readlink(path, target, sizeof(target) - 1);
-			if (n > 0) {
-				target[n] = '\0';
-				if (!strcmp(target, "anon_inode:[pidfd]"))
-					return;
-			}
-		}
+		for (int fd = 3; fd < 16; fd++)
+			if (pt_fdinfo_field("/proc", holder, fd, "Pid:", value,
+					    sizeof(value)) == 0 &&
+			    atoi(value) == target)
+				return;
 		usleep(10000);
 	}
-	ck_abort_msg("pidfdctl %d never opened a pidfd", pid);
+	ck_abort_msg("pidfdctl %d never opened a pidfd for %d", holder, target);
 }
 
 /* ---- wait ---- */
@@ -197,12 +195,71 @@ START_TEST(wait_non_child_exit_status)
 
 	g = start_non_child(42, 0, &go, &mid);
 	start(&r, (const char *const[]){ "wait", itoa_buf(g, pidtext), NULL });
-	wait_for_pidfd_in(r.pid);
+	wait_for_pidfd_in(r.pid, g);
 	ck_assert_int_eq(write(go, "x", 1), 1);
-	ck_assert_int_eq(finish(&r), 0);
+	ck_assert_msg(finish(&r) == 0, "stderr: %s", r.stderr_text);
 	snprintf(want, sizeof(want), "%d: exited with status 42\n", g);
 	ck_assert_str_eq(r.stdout_text, want);
 	ck_assert_str_eq(r.stderr_text, "");
+	waitpid(mid, &status, 0);
+	close(go);
+}
+END_TEST
+
+/* Whether the kernel's own pidfds report a reaped process's exit. */
+static bool kernel_reports_exit(void)
+{
+	struct pidfd_info info = { .mask = PIDFD_INFO_SUPPORTED_MASK };
+	int fd = (int)syscall(SYS_pidfd_open, getpid(), 0);
+	bool ok;
+
+	ck_assert_int_ge(fd, 0);
+	ok = ioctl(fd, PIDFD_GET_INFO, &info) == 0 &&
+	     (info.mask & PIDFD_INFO_SUPPORTED_MASK) &&
+	     (info.supported_mask & PIDFD_INFO_EXIT);
+	close(fd);
+	return ok;
+}
+
+/*
+ * --verbose names the kind of pidfd: by default the kernel's where its
+ * pidfds keep the exit status, the module's elsewhere; the module's with
+ * --backend module. With --backend native, "wait" knows a non-child's
+ * status only where the kernel records it.
+ */
+START_TEST(verbose_names_the_backend)
+{
+	const char *kernels = "the kernel's pidfd (pidfd_open(2))";
+	const char *modules = "the module's pidfd (/dev/pidfd)";
+	char pidtext[16], want[96];
+	struct run r;
+	pid_t g, mid;
+	int go, status;
+
+	itoa_buf(getpid(), pidtext);
+	ck_assert_int_eq(RUN(&r, "kill", "-v", "-s", "0", pidtext), 0);
+	snprintf(want, sizeof(want), "pidfdctl: %s: %s\n", pidtext,
+		 kernel_reports_exit() ? kernels : modules);
+	ck_assert_str_eq(r.stderr_text, want);
+	ck_assert_int_eq(RUN(&r, "kill", "--backend", "module", "-v", "-s", "0",
+			     pidtext), 0);
+	snprintf(want, sizeof(want), "pidfdctl: %s: %s\n", pidtext, modules);
+	ck_assert_str_eq(r.stderr_text, want);
+
+	g = start_non_child(43, 0, &go, &mid);
+	start(&r, (const char *const[]){ "wait", "--backend", "native", "-v",
+					 itoa_buf(g, pidtext), NULL });
+	wait_for_pidfd_in(r.pid, g);
+	ck_assert_int_eq(write(go, "x", 1), 1);
+	ck_assert_int_eq(finish(&r), 0);
+	if (kernel_reports_exit())
+		snprintf(want, sizeof(want), "%d: exited with status 43\n", g);
+	else
+		snprintf(want, sizeof(want), "%d: exited (status unavailable)\n",
+			 g);
+	ck_assert_str_eq(r.stdout_text, want);
+	snprintf(want, sizeof(want), "pidfdctl: %d: %s\n", g, kernels);
+	ck_assert_str_eq(r.stderr_text, want);
 	waitpid(mid, &status, 0);
 	close(go);
 }
@@ -217,7 +274,7 @@ START_TEST(wait_non_child_killed)
 
 	g = start_non_child(0, SIGKILL, &go, &mid);
 	start(&r, (const char *const[]){ "wait", itoa_buf(g, pidtext), NULL });
-	wait_for_pidfd_in(r.pid);
+	wait_for_pidfd_in(r.pid, g);
 	ck_assert_int_eq(write(go, "x", 1), 1);
 	ck_assert_int_eq(finish(&r), 0);
 	snprintf(want, sizeof(want), "%d: killed by signal SIGKILL\n", g);
@@ -238,7 +295,7 @@ START_TEST(wait_several_and_unreaped)
 	g = start_non_child(3, 0, &go, &mid);
 	z = start_sleeper();
 	start(&r, (const char *const[]){ "wait", itoa_buf(g, p1), itoa_buf(z, p2), NULL });
-	wait_for_pidfd_in(r.pid);
+	wait_for_pidfd_in(r.pid, z);
 	ck_assert_int_eq(write(go, "x", 1), 1);
 	kill(z, SIGTERM);	/* a zombie: we do not reap until pidfdctl is done */
 	ck_assert_int_eq(finish(&r), 0);
@@ -630,6 +687,7 @@ static Suite *pidfdctl_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, wait_non_child_exit_status);
 	tcase_add_test(tc, wait_non_child_killed);
+	tcase_add_test(tc, verbose_names_the_backend);
 	tcase_add_test(tc, wait_several_and_unreaped);
 	tcase_add_test(tc, wait_timeout_and_missing);
 	suite_add_tcase(s, tc);

@@ -119,6 +119,8 @@ START_TEST(cover_letter_raw_ioctl)
 	ssize_t n;
 	pid_t child = fork_sleeper_as_1234();
 
+	/* The ioctl is the module's: a pidfd of the module's kind. */
+	ck_assert_int_eq(libpidfd_set_backend(LIBPIDFD_BACKEND_MODULE), 0);
 	pidfd = libpidfd_open(child, 0);
 	ck_assert_int_ge(pidfd, 0);
 	procfd = open("/proc", O_DIRECTORY | O_RDONLY | O_CLOEXEC);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <linux/pidfd_dev.h>
@@ -486,7 +487,11 @@ START_TEST(binary_usage_errors)
 }
 END_TEST
 
-/* The module is never loaded on the host: the distinct error and exit code. */
+/*
+ * The module is never loaded on the host. With the module backend: the
+ * distinct error and exit code. By default: the kernel's own pidfds do
+ * what they can, and what needs the module says so.
+ */
 START_TEST(binary_without_module)
 {
 	char out[8192], err[8192];
@@ -495,6 +500,7 @@ START_TEST(binary_without_module)
 	if (access("/dev/pidfd", F_OK) == 0)
 		return;	/* a host with the module: covered in the VM */
 	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	ck_assert_int_eq(setenv("LIBPIDFD_BACKEND", "module", 1), 0);
 	ck_assert_int_eq(exit_code_of(ARGV("kill", "-s", "0", pid), out, err), 2);
 	ck_assert_msg(strstr(err, "pidfdctl: The pidfd kernel module is not loaded"), "%s", err);
 	ck_assert(strstr(err, "modprobe pidfd"));
@@ -505,6 +511,31 @@ START_TEST(binary_without_module)
 	ck_assert_int_eq(exit_code_of(ARGV("run", "--", "/bin/sh", "-c", "echo ran"), out, err), 125);
 	ck_assert_str_eq(out, "");
 	ck_assert(strstr(err, "modprobe pidfd"));
+
+	ck_assert_int_eq(setenv("LIBPIDFD_BACKEND", "bogus", 1), 0);
+	ck_assert_int_eq(exit_code_of(ARGV("kill", "-s", "0", pid), out, err), 1);
+	ck_assert_str_eq(err, "pidfdctl: LIBPIDFD_BACKEND='bogus': unknown "
+			      "backend (auto, native or module)\n");
+	ck_assert_int_eq(exit_code_of(ARGV("run", "true"), out, err), 125);
+
+	ck_assert_int_eq(unsetenv("LIBPIDFD_BACKEND"), 0);
+	if (syscall(SYS_pidfd_open, getpid(), 0) < 0)
+		return;	/* a kernel before 5.3: nothing works without it */
+	ck_assert_int_eq(exit_code_of(ARGV("kill", "-v", "-s", "0", pid), out, err), 0);
+	ck_assert_str_eq(out, "");
+	ck_assert_msg(strstr(err, ": the kernel's pidfd (pidfd_open(2))"), "%s", err);
+	ck_assert_int_eq(exit_code_of(ARGV("wait", "-t", "0.2", pid), out, err), 3);
+	ck_assert_int_eq(exit_code_of(ARGV("run", "-v", "--", "/bin/sh", "-c", "echo ran; exit 4"),
+				      out, err), 4);
+	ck_assert_str_eq(out, "ran\n");
+	ck_assert_msg(strstr(err, ": the kernel's pidfd (pidfd_open(2))"), "%s", err);
+	/* /proc/PID through a pidfd has no kernel call: the module's. */
+	ck_assert_int_eq(exit_code_of(ARGV("status", pid), out, err), 2);
+	ck_assert(strstr(err, "modprobe pidfd"));
+	ck_assert_int_eq(exit_code_of(ARGV("status", "--backend", "native", pid), out, err), 1);
+	ck_assert_msg(strstr(err, strerror(EOPNOTSUPP)), "%s", err);
+	ck_assert_int_eq(exit_code_of(ARGV("kill", "--backend", "nope", pid), out, err), 1);
+	ck_assert(strstr(err, "pidfdctl: unknown backend 'nope' (auto, native or module)"));
 }
 END_TEST
 

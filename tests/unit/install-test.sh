@@ -29,8 +29,11 @@ exports=$(readelf --dyn-syms -W "$so" | awk '$5 == "GLOBAL" && $7 != "UND" { pri
 [ -n "$exports" ] || fail "no exported symbols"
 for sym in $exports; do
 	case $sym in
-	LIBPIDFD_0.[12] | LIBPIDFD_0.[12]@@LIBPIDFD_0.[12]) ;;
+	LIBPIDFD_0.[123] | LIBPIDFD_0.[123]@@LIBPIDFD_0.[123]) ;;
 	libpidfd_get_namespace@@LIBPIDFD_0.2 | libpidfd_from_procdir@@LIBPIDFD_0.2) ;;
+	libpidfd_*_backend@@LIBPIDFD_0.3 | libpidfd_to_*@@LIBPIDFD_0.3) ;;
+	libpidfd_fork@@LIBPIDFD_0.3 | libpidfd_spawn@@LIBPIDFD_0.3) ;;
+	libpidfd_waitid@@LIBPIDFD_0.3) ;;
 	libpidfd_*@@LIBPIDFD_0.1) ;;
 	*) fail "unexpected export: $sym" ;;
 	esac
@@ -72,12 +75,21 @@ cc -Wall -Wextra -Werror -static -o "$stage/prog-static" "$stage/prog.c" $cflags
 readelf -d "$stage/prog-shared" | grep -q 'NEEDED.*libpidfd\.so\.0' || fail "not linked to libpidfd.so.0"
 objdump -T "$stage/prog-shared" | grep -q 'LIBPIDFD_0.1.*libpidfd_open' || fail "no versioned reference"
 
-out_shared=$(LD_LIBRARY_PATH="$root$prefix/lib" "$stage/prog-shared")
-out_static=$("$stage/prog-static")
-[ "$out_shared" = "$out_static" ] || fail "shared '$out_shared' != static '$out_static'"
-if [ ! -e /dev/pidfd ]; then
-	[ "$out_shared" = "ENOPKG|$(cat VERSION)" ] || fail "without module: $out_shared"
-fi
+# With the module backend forced, and by default (the kernel's pidfds
+# where it has pidfd_open(2), which every kernel since 5.3 has).
+for backend in module auto; do
+	out_shared=$(LIBPIDFD_BACKEND=$backend LD_LIBRARY_PATH="$root$prefix/lib" \
+		"$stage/prog-shared")
+	out_static=$(LIBPIDFD_BACKEND=$backend "$stage/prog-static")
+	[ "$out_shared" = "$out_static" ] ||
+		fail "$backend: shared '$out_shared' != static '$out_static'"
+	if [ "$backend" = auto ] || [ -e /dev/pidfd ]; then
+		want="open ok 1"
+	else
+		want="ENOPKG|$(cat VERSION)"
+	fi
+	[ "$out_shared" = "$want" ] || fail "$backend backend: '$out_shared', want '$want'"
+done
 
 # Man pages: render without warnings, and the function links resolve.
 for page in man1/pidfdctl.1 man3/libpidfd.3; do

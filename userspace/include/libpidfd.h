@@ -1,23 +1,26 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * libpidfd: pidfds on kernels that lack them, through the pidfd-dkms
- * module's /dev/pidfd.
+ * libpidfd: pidfds on every kernel from 5.10 on. Each call uses the
+ * kernel's own pidfd system calls where the running kernel has what it
+ * needs (probed at run time) and the pidfd-dkms module's /dev/pidfd for
+ * the rest; libpidfd_set_backend() or LIBPIDFD_BACKEND=auto|native|module
+ * in the environment choose. Every function that takes a pidfd takes both
+ * kinds, and PIDFD_SELF_THREAD / PIDFD_SELF_THREAD_GROUP.
  *
  * Every function returns -1 and sets errno on failure, as a system call
- * does; errno is the one the module set, passed through unchanged. When the
- * module is not loaded, errno is ENOPKG and libpidfd_strerror(ENOPKG) says
- * how to load it.
+ * does; errno is the one the kernel or the module set, passed through
+ * unchanged. When the module is needed and not loaded, errno is ENOPKG
+ * and libpidfd_strerror(ENOPKG) says how to load it.
  *
  * The names are all prefixed libpidfd_ so that a program can include
- * glibc's <sys/pidfd.h> as well: the module's pidfds are not the kernel's,
- * and glibc's pidfd_open()/pidfd_send_signal() do not work on them (nor
- * ours on the kernel's). docs/libpidfd.md maps each function to the
- * upstream call it stands for.
+ * glibc's <sys/pidfd.h> as well. docs/libpidfd.md maps each function to
+ * the upstream call it stands for and says which backend serves what.
  */
 #ifndef LIBPIDFD_H
 #define LIBPIDFD_H
 
 #include <signal.h>
+#include <spawn.h>
 #include <stddef.h>
 #include <sys/types.h>
 #include <linux/pidfd_dev.h>
@@ -26,18 +29,43 @@
 extern "C" {
 #endif
 
+/*
+ * Where pidfds come from (libpidfd_set_backend(), LIBPIDFD_BACKEND):
+ * AUTO makes native pidfds where the kernel's pidfd_open(2) takes the
+ * flags and module ones otherwise, and serves each call natively where the
+ * kernel can; NATIVE never uses the module (a call the kernel lacks fails
+ * with the kernel's errno, or EOPNOTSUPP where there is no such call);
+ * MODULE makes module pidfds and never uses the kernel's pidfd calls.
+ * A pidfd of the other kind handed in is converted (see libpidfd_to_*).
+ */
+#define LIBPIDFD_BACKEND_AUTO	0
+#define LIBPIDFD_BACKEND_NATIVE	1
+#define LIBPIDFD_BACKEND_MODULE	2
+
+/* Upstream 6.15's pidfds for the calling thread and its process. */
+#ifndef PIDFD_SELF_THREAD
+#define PIDFD_SELF_THREAD		-10000
+#endif
+#ifndef PIDFD_SELF_THREAD_GROUP
+#define PIDFD_SELF_THREAD_GROUP		-10001
+#endif
+
 /* The control device the library opens (once per process). */
 #define LIBPIDFD_DEVICE "/dev/pidfd"
 
 /*
  * Check that the module is loaded and /dev/pidfd can be opened. Returns 0,
  * or -1 with errno ENOPKG (module not loaded) or the error of open(2).
+ * With the native backend the module is not needed: do not call this.
  */
 int libpidfd_probe(void);
 
 /*
  * pidfd_open(2): a close-on-exec pidfd for process (or thread) @pid of the
- * caller's pid namespace. @flags: 0, PIDFD_NONBLOCK, PIDFD_THREAD.
+ * caller's pid namespace. @flags: 0, PIDFD_NONBLOCK, PIDFD_THREAD. Auto
+ * makes the kernel's pidfd where pidfd_open(2) takes @flags and its
+ * pidfds keep the exit status (PIDFD_INFO_EXIT, 6.15); elsewhere the
+ * module's if it is loaded, else the kernel's.
  */
 int libpidfd_open(pid_t pid, unsigned int flags);
 
@@ -52,7 +80,8 @@ int libpidfd_send_signal(int pidfd, int sig, const siginfo_t *info,
 /*
  * ioctl(pidfd, PIDFD_GET_PROCFD, procfd) of the 2019 patch set: a
  * close-on-exec directory fd for /proc/<pid> in the procfs whose root
- * directory @procfd is, proved to belong to @pidfd's process.
+ * directory @procfd is, proved to belong to @pidfd's process. Only the
+ * module has it: EOPNOTSUPP with the native backend.
  */
 int libpidfd_get_procfd(int pidfd, int procfd);
 
@@ -65,6 +94,8 @@ int libpidfd_open_procdir(int pidfd);
  * directory @dirfd is, of any procfs instance. @flags: 0, PIDFD_NONBLOCK,
  * PIDFD_THREAD. errno: ESRCH (gone, even if its number is in use again, or
  * hidden by hidepid=invisible), EINVAL (not such a directory), EBADF.
+ * The module proves the directory (EOPNOTSUPP with the native backend);
+ * the pidfd is of the kind libpidfd_open() would make.
  */
 int libpidfd_from_procdir(int dirfd, unsigned int flags);
 
@@ -98,20 +129,82 @@ int libpidfd_wait_exit(int pidfd, int timeout_ms);
 
 /*
  * The wait(2) status (for WIFEXITED() and friends) of the exited process,
- * from PIDFD_GET_INFO with PIDFD_INFO_EXIT. The kernel keeps it for any
- * process, not only children, once the process has been reaped by its
- * parent. Returns 0, or -1 with errno EAGAIN while the process is alive
- * or a zombie not yet reaped, or ESRCH if the exit was not recorded.
+ * from PIDFD_GET_INFO with PIDFD_INFO_EXIT, for any process, not only
+ * children, once it has been reaped by its parent. Recorded at the exit
+ * for pidfds open then: the module's on every kernel, the kernel's from
+ * 6.15. Returns 0, or -1 with errno EAGAIN while the process is alive or
+ * a zombie not yet reaped, or ESRCH if the exit was not recorded (a
+ * kernel's pidfd before 6.15 cannot be converted after the reap).
  */
 int libpidfd_exit_status(int pidfd, int *status);
 
 /*
  * glibc's pidfd_getpid(3): the PID of @pidfd's process in the pid
  * namespace of /proc, from /proc/self/fdinfo. errno: EBADF (not an open
- * pidfd of the module), EREMOTE (the process is in a pid namespace /proc
- * cannot see), ESRCH (the process has exited and been reaped).
+ * pidfd), EREMOTE (the process is in a pid namespace /proc cannot see),
+ * ESRCH (the process has exited and been reaped).
  */
 pid_t libpidfd_getpid(int pidfd);
+
+/*
+ * Choose the backend for this process (overrides LIBPIDFD_BACKEND).
+ * Returns 0, or -1 with EINVAL for anything but LIBPIDFD_BACKEND_*.
+ */
+int libpidfd_set_backend(int backend);
+
+/*
+ * The chosen backend, LIBPIDFD_BACKEND_*; -1 with EINVAL if
+ * LIBPIDFD_BACKEND holds something other than auto, native or module
+ * (every call then fails with EINVAL until libpidfd_set_backend()).
+ */
+int libpidfd_get_backend(void);
+
+/*
+ * Which kind of pidfd @pidfd is: LIBPIDFD_BACKEND_NATIVE (the kernel's)
+ * or LIBPIDFD_BACKEND_MODULE. errno: EBADF (not an open pidfd).
+ */
+int libpidfd_pidfd_backend(int pidfd);
+
+/*
+ * A new close-on-exec pidfd of the other kind for exactly @pidfd's
+ * process (or thread), with its PIDFD_THREAD and PIDFD_NONBLOCK; for a
+ * pidfd already of that kind, a duplicate. Race-free: ESRCH if the
+ * process has been reaped, never a pidfd for another process that got
+ * its number (docs/libpidfd.md has the proof). errno also: ENOPKG
+ * (to_module without the module), ENOSYS (to_native on a kernel without
+ * pidfd_open), EINVAL (a thread pidfd to_native before 6.9), EREMOTE (the
+ * process is not visible in /proc's pid namespace).
+ */
+int libpidfd_to_native(int pidfd);
+int libpidfd_to_module(int pidfd);
+
+/*
+ * fork(2) that also returns the child's pidfd in *@pidfd (close-on-exec,
+ * of the backend's kind) in the parent; 0 in the child. The pidfd is
+ * opened before the parent can reap the child, so it names the child.
+ * errno ECHILD, and no child, when SIGCHLD is ignored or SA_NOCLDWAIT is
+ * set (the kernel would reap the child itself). Another thread of the
+ * caller that waits for any child (wait(-1)) can still reap it first.
+ */
+pid_t libpidfd_fork(int *pidfd);
+
+/*
+ * posix_spawn(3) that also returns the child's pidfd in *@pidfd, with
+ * the rules of libpidfd_fork(). Returns 0 or an error number, as
+ * posix_spawn(3) does (and does not set errno).
+ */
+int libpidfd_spawn(pid_t *pid, int *pidfd, const char *path,
+		   const posix_spawn_file_actions_t *file_actions,
+		   const posix_spawnattr_t *attr, char *const argv[],
+		   char *const envp[]);
+
+/*
+ * waitid(P_PIDFD, pidfd, info, options) (5.4) for a child of the
+ * caller: the kernel's where it has it, otherwise through the pid number
+ * the pidfd proves (WNOWAIT first, then the reap). errno as waitid(2):
+ * ECHILD (not a child of the caller, or already reaped), EINVAL.
+ */
+int libpidfd_waitid(int pidfd, siginfo_t *info, int options);
 
 /*
  * strerror(3), except that ENOPKG explains that the pidfd module is not

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * libpidfd_getpid(): glibc's pidfd_getpid(3) for the module's pidfds. The
+ * libpidfd_getpid(): glibc's pidfd_getpid(3) for both kinds of pidfd. The
  * number comes from the "Pid:" line of /proc/self/fdinfo/<fd>, which the
  * module writes in upstream's format; the errno rules are glibc's.
  */
@@ -15,34 +15,6 @@
 
 #include "libpidfd.h"
 #include "internal.h"
-
-/* What readlink(/proc/self/fd/N) gives for a pidfd. */
-static const char pidfd_link[] = "anon_inode:[pidfd]";
-
-/*
- * The fd must be open and be a pidfd: another anon-inode file's fdinfo
- * could have a line that looks like ours (and a pipe's has none).
- */
-static int check_is_pidfd(int fd)
-{
-	char path[64], target[sizeof(pidfd_link) + 1];
-	ssize_t len;
-
-	if (fd < 0 || fcntl(fd, F_GETFD) < 0) {
-		errno = EBADF;
-		return -1;
-	}
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	len = readlink(path, target, sizeof(target));
-	if (len < 0)
-		return -1;
-	if ((size_t)len != sizeof(pidfd_link) - 1 ||
-	    memcmp(target, pidfd_link, (size_t)len) != 0) {
-		errno = EBADF;
-		return -1;
-	}
-	return 0;
-}
 
 /* Parse "Pid:\t<n>" out of the fdinfo text; false if there is none. */
 static bool find_pid_line(const char *text, long *pid)
@@ -72,7 +44,11 @@ pid_t libpidfd_getpid(int pidfd)
 	long pid;
 	int fd;
 
-	if (check_is_pidfd(pidfd) < 0)
+	if (pidfd == PIDFD_SELF_THREAD)
+		return gettid();
+	if (pidfd == PIDFD_SELF_THREAD_GROUP)
+		return getpid();
+	if (libpidfd_priv_check_is_pidfd(pidfd) < 0)
 		return -1;
 
 	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", pidfd);

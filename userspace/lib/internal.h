@@ -3,6 +3,11 @@
 #ifndef LIBPIDFD_INTERNAL_H
 #define LIBPIDFD_INTERNAL_H
 
+#include <signal.h>
+#include <stdbool.h>
+#include <sys/types.h>
+#include <linux/types.h>
+
 /* Hidden from the shared library's dynamic symbol table. */
 #define LIBPIDFD_PRIVATE __attribute__((visibility("hidden")))
 
@@ -11,5 +16,65 @@
  * it, or -1 with errno (ENOPKG when the module is not loaded).
  */
 LIBPIDFD_PRIVATE int libpidfd_priv_control_fd(void);
+
+
+/* What the running kernel's own pidfd calls can do, probed once. */
+struct libpidfd_native {
+	bool open;		/* pidfd_open(2), 5.3 */
+	bool thread;		/* PIDFD_THREAD, 6.9 */
+	bool signal_scope;	/* PIDFD_SIGNAL_* flags, 6.9 */
+	bool waitid;		/* waitid(P_PIDFD), 5.4 */
+	bool namespaces;	/* PIDFD_GET_*_NAMESPACE, 6.11 */
+	bool info;		/* PIDFD_GET_INFO, 6.13 */
+	__u64 info_mask;	/* PIDFD_INFO_* its GET_INFO can report */
+};
+
+LIBPIDFD_PRIVATE const struct libpidfd_native *libpidfd_priv_native(void);
+
+LIBPIDFD_PRIVATE int libpidfd_priv_sys_pidfd_open(pid_t pid,
+						  unsigned int flags);
+LIBPIDFD_PRIVATE int libpidfd_priv_sys_send_signal(int pidfd, int sig,
+						   const siginfo_t *info,
+						   unsigned int flags);
+/* PIDFD_DEV_OPEN on the control fd. */
+LIBPIDFD_PRIVATE int libpidfd_priv_module_open(pid_t pid, unsigned int flags);
+
+/* 0 if @fd is an open pidfd of either kind, else -1 with EBADF. */
+LIBPIDFD_PRIVATE int libpidfd_priv_check_is_pidfd(int fd);
+
+/*
+ * The kind of pidfd (LIBPIDFD_BACKEND_NATIVE or _MODULE) a call on
+ * @pidfd should act through, given whether the kernel can do the call
+ * natively: the pidfd's own kind unless the backend or the kernel says
+ * otherwise. -1 with errno for a bad pidfd or LIBPIDFD_BACKEND.
+ */
+LIBPIDFD_PRIVATE int libpidfd_priv_route(int pidfd, bool native_can);
+
+/*
+ * @pidfd as a pidfd of @kind: the caller's own fd, or a temporary one
+ * (PIDFD_SELF_*, or converted) that libpidfd_priv_release() closes.
+ */
+struct libpidfd_held {
+	int fd;
+	bool temporary;
+};
+
+LIBPIDFD_PRIVATE int libpidfd_priv_hold(int pidfd, int kind,
+					struct libpidfd_held *held);
+/*
+ * Whether @pidfd (of @kind) still names a process that holds pid number
+ * @nr in /proc's pid namespace and has not been reaped.
+ */
+LIBPIDFD_PRIVATE bool libpidfd_priv_still_holds(int pidfd, int kind, pid_t nr);
+
+/* The kind of pidfd libpidfd_open() makes for @flags, or -1. */
+LIBPIDFD_PRIVATE int libpidfd_priv_open_kind(unsigned int flags);
+
+LIBPIDFD_PRIVATE void libpidfd_priv_release(struct libpidfd_held *held);
+
+static inline bool libpidfd_priv_is_self(int pidfd)
+{
+	return pidfd == PIDFD_SELF_THREAD || pidfd == PIDFD_SELF_THREAD_GROUP;
+}
 
 #endif

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The pidfd operations: each is one ioctl (or poll) on the module's
- * pidfd, with the module's errno passed through unchanged.
+ * The pidfd operations. Each goes to the kernel's own call or to the
+ * module's ioctl (libpidfd_priv_route() decides; the pidfd is converted
+ * if it is of the other kind), with that side's errno unchanged.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -9,13 +10,14 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "libpidfd.h"
 #include "internal.h"
 
-int libpidfd_open(pid_t pid, unsigned int flags)
+int libpidfd_priv_module_open(pid_t pid, unsigned int flags)
 {
 	struct pidfd_open_args args = { .pid = pid, .flags = flags };
 	int ctl = libpidfd_priv_control_fd();
@@ -25,27 +27,80 @@ int libpidfd_open(pid_t pid, unsigned int flags)
 	return ioctl(ctl, PIDFD_DEV_OPEN, &args);
 }
 
+/*
+ * Which kind of pidfd libpidfd_open(@flags) makes. Auto takes the
+ * kernel's where its pidfd_open(2) takes the flags and its pidfds keep
+ * the exit status (PIDFD_INFO_EXIT), and the module's otherwise when the
+ * module is loaded: a pidfd can be converted to the kernel's kind later,
+ * for a system call, but a record of the exit cannot be made after it.
+ */
+int libpidfd_priv_open_kind(unsigned int flags)
+{
+	const struct libpidfd_native *native = libpidfd_priv_native();
+	int backend = libpidfd_get_backend();
+
+	if (backend < 0 || backend != LIBPIDFD_BACKEND_AUTO)
+		return backend;
+	if (!native->open || (flags & ~(PIDFD_NONBLOCK | PIDFD_THREAD)) ||
+	    ((flags & PIDFD_THREAD) && !native->thread))
+		return LIBPIDFD_BACKEND_MODULE;
+	if (!(native->info_mask & PIDFD_INFO_EXIT) && libpidfd_probe() == 0)
+		return LIBPIDFD_BACKEND_MODULE;
+	return LIBPIDFD_BACKEND_NATIVE;
+}
+
+int libpidfd_open(pid_t pid, unsigned int flags)
+{
+	switch (libpidfd_priv_open_kind(flags)) {
+	case LIBPIDFD_BACKEND_NATIVE:
+		return libpidfd_priv_sys_pidfd_open(pid, flags);
+	case LIBPIDFD_BACKEND_MODULE:
+		return libpidfd_priv_module_open(pid, flags);
+	default:
+		return -1;
+	}
+}
+
+/* A module pidfd for @dirfd's process, converted if @flags want native. */
 int libpidfd_from_procdir(int dirfd, unsigned int flags)
 {
 	struct pidfd_open_procdir_args args = {
 		.procdir = dirfd,
 		.flags = flags,
 	};
-	int ctl = libpidfd_priv_control_fd();
+	int kind = libpidfd_priv_open_kind(flags);
+	int ctl, fd, native;
 
+	if (kind < 0)
+		return -1;
+	if (kind == LIBPIDFD_BACKEND_NATIVE &&
+	    libpidfd_get_backend() == LIBPIDFD_BACKEND_NATIVE) {
+		/* Only the module can prove a /proc directory's process. */
+		errno = EOPNOTSUPP;
+		return -1;
+	}
+	ctl = libpidfd_priv_control_fd();
 	if (ctl < 0)
 		return -1;
-	return ioctl(ctl, PIDFD_DEV_OPEN_PROCDIR, &args);
+	fd = ioctl(ctl, PIDFD_DEV_OPEN_PROCDIR, &args);
+	if (fd < 0 || kind == LIBPIDFD_BACKEND_MODULE)
+		return fd;
+	native = libpidfd_to_native(fd);
+	libpidfd_priv_release(&(struct libpidfd_held){ fd, true });
+	return native;
 }
 
 int libpidfd_send_signal(int pidfd, int sig, const siginfo_t *info,
 			 unsigned int flags)
 {
+	const struct libpidfd_native *native = libpidfd_priv_native();
 	struct pidfd_signal_args args = {
 		.sig = (__u32)sig,
 		.flags = flags,
 		.info = (__u64)(uintptr_t)info,
 	};
+	struct libpidfd_held held;
+	int route, ret;
 
 	/*
 	 * A negative signal would become a huge __u32 the module rejects
@@ -55,12 +110,36 @@ int libpidfd_send_signal(int pidfd, int sig, const siginfo_t *info,
 		errno = EINVAL;
 		return -1;
 	}
-	return ioctl(pidfd, PIDFD_DEV_SEND_SIGNAL, &args);
+	route = libpidfd_priv_route(pidfd, native->open &&
+				    (!flags || native->signal_scope));
+	if (route < 0 || libpidfd_priv_hold(pidfd, route, &held) < 0)
+		return -1;
+	if (route == LIBPIDFD_BACKEND_NATIVE)
+		ret = libpidfd_priv_sys_send_signal(held.fd, sig, info, flags);
+	else
+		ret = ioctl(held.fd, PIDFD_DEV_SEND_SIGNAL, &args);
+	libpidfd_priv_release(&held);
+	return ret;
 }
 
 int libpidfd_get_procfd(int pidfd, int procfd)
 {
-	return ioctl(pidfd, PIDFD_GET_PROCFD, procfd);
+	struct libpidfd_held held;
+	int route, ret;
+
+	route = libpidfd_priv_route(pidfd, false);
+	if (route < 0)
+		return -1;
+	if (route == LIBPIDFD_BACKEND_NATIVE) {
+		/* The kernel has no such call; only the module proves it. */
+		errno = EOPNOTSUPP;
+		return -1;
+	}
+	if (libpidfd_priv_hold(pidfd, route, &held) < 0)
+		return -1;
+	ret = ioctl(held.fd, PIDFD_GET_PROCFD, procfd);
+	libpidfd_priv_release(&held);
+	return ret;
 }
 
 int libpidfd_open_procdir(int pidfd)
@@ -79,6 +158,9 @@ int libpidfd_open_procdir(int pidfd)
 
 int libpidfd_get_namespace(int pidfd, unsigned int cmd)
 {
+	struct libpidfd_held held;
+	int route, ret;
+
 	/* _IO(0xFF, 1..10): refused here, never sent as another command. */
 	if (_IOC_DIR(cmd) != _IOC_NONE || _IOC_SIZE(cmd) ||
 	    _IOC_TYPE(cmd) != _IOC_TYPE(PIDFD_GET_UTS_NAMESPACE) ||
@@ -87,24 +169,65 @@ int libpidfd_get_namespace(int pidfd, unsigned int cmd)
 		errno = EINVAL;
 		return -1;
 	}
-	return ioctl(pidfd, cmd, 0);
+	route = libpidfd_priv_route(pidfd,
+				    libpidfd_priv_native()->namespaces);
+	if (route < 0 || libpidfd_priv_hold(pidfd, route, &held) < 0)
+		return -1;
+	/* Same command on both kinds: the module took upstream's numbers. */
+	ret = ioctl(held.fd, cmd, 0);
+	libpidfd_priv_release(&held);
+	return ret;
 }
 
 /* The ioctl's size field is 14 bits wide. */
 #define IOC_SIZE_MAX ((1U << _IOC_SIZEBITS) - 1)
 
+/*
+ * Copy from the caller's memory without faulting on a bad pointer: the
+ * ioctl that follows reports that one as EFAULT.
+ */
+static int read_own_memory(void *dst, const void *src, size_t len)
+{
+	struct iovec local = { .iov_base = dst, .iov_len = len };
+	struct iovec remote = { .iov_base = (void *)src, .iov_len = len };
+
+	return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) ==
+	       (ssize_t)len ? 0 : -1;
+}
+
+/* What a GET_INFO caller asks for beyond what always comes. */
+#define INFO_ON_REQUEST (PIDFD_INFO_EXIT | PIDFD_INFO_COREDUMP | \
+			 PIDFD_INFO_SUPPORTED_MASK | \
+			 PIDFD_INFO_COREDUMP_SIGNAL | PIDFD_INFO_COREDUMP_CODE)
+
 int libpidfd_get_info(int pidfd, struct pidfd_info *info, size_t size)
 {
+	const struct libpidfd_native *native = libpidfd_priv_native();
+	struct libpidfd_held held;
+	__u64 wanted = 0;
+	int route, ret;
+
 	if (size > IOC_SIZE_MAX) {
 		errno = E2BIG;
 		return -1;
 	}
+	/* Only a kernel that lacks some of them needs to know which. */
+	if (native->info && (INFO_ON_REQUEST & ~native->info_mask) &&
+	    read_own_memory(&wanted, info, sizeof(wanted)) == 0)
+		wanted &= INFO_ON_REQUEST;
+	route = libpidfd_priv_route(pidfd, native->info &&
+				    !(wanted & ~native->info_mask));
+	if (route < 0 || libpidfd_priv_hold(pidfd, route, &held) < 0)
+		return -1;
 	/*
 	 * PIDFD_GET_INFO with the caller's size in the command number: the
-	 * module copies in and out that many bytes (any size from 64).
+	 * kernel and the module copy in and out that many bytes.
 	 */
-	return ioctl(pidfd, _IOC(_IOC_READ | _IOC_WRITE, _IOC_TYPE(PIDFD_GET_INFO),
-				 _IOC_NR(PIDFD_GET_INFO), size), info);
+	ret = ioctl(held.fd, _IOC(_IOC_READ | _IOC_WRITE,
+				  _IOC_TYPE(PIDFD_GET_INFO),
+				  _IOC_NR(PIDFD_GET_INFO), size), info);
+	libpidfd_priv_release(&held);
+	return ret;
 }
 
 static int64_t now_ms(void)
@@ -115,7 +238,25 @@ static int64_t now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+static int poll_exit(int pidfd, int timeout_ms);
+
 int libpidfd_wait_exit(int pidfd, int timeout_ms)
+{
+	struct libpidfd_held held;
+	int route, ret;
+
+	if (!libpidfd_priv_is_self(pidfd))
+		return poll_exit(pidfd, timeout_ms);
+	route = libpidfd_priv_route(pidfd, libpidfd_priv_native()->open);
+	if (route < 0 || libpidfd_priv_hold(pidfd, route, &held) < 0)
+		return -1;
+	ret = poll_exit(held.fd, timeout_ms);
+	libpidfd_priv_release(&held);
+	return ret;
+}
+
+/* poll(2) for POLLIN, which both kinds of pidfd report at exit. */
+static int poll_exit(int pidfd, int timeout_ms)
 {
 	int64_t deadline = timeout_ms >= 0 ? now_ms() + timeout_ms : -1;
 	struct pollfd pfd = { .fd = pidfd, .events = POLLIN };

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include <linux/pidfd_dev.h>
+#include <libpidfd.h>
 
 #include "args.h"
 
@@ -55,8 +55,9 @@ void pidfdctl_print_help(FILE *out)
 " pidfdctl run [--timeout T] [--kill-after T] [-s SIG] [--preserve-status]\n"
 "              [--] CMD [ARG...]\n"
 "\n"
-"Work with processes through pidfds of the pidfd kernel module\n"
-"(/dev/pidfd), free of PID-reuse races.\n"
+"Work with processes through pidfds, free of PID-reuse races: the\n"
+"kernel's own where it has what a command needs, the pidfd kernel\n"
+"module's (/dev/pidfd) for the rest.\n"
 "\n"
 "Commands:\n"
 " wait     wait for processes (any, not only children) to exit and print\n"
@@ -83,13 +84,18 @@ void pidfdctl_print_help(FILE *out)
 " -j, --json            info: print JSON\n"
 " -k, --kill-after T    run: send KILL if CMD still runs T after the signal\n"
 "     --preserve-status run: exit with CMD's status even on timeout\n"
+" -v, --verbose         say which kind of pidfd each PID got (the kernel's\n"
+"                       or the module's) and why\n"
+"     --backend B       where pidfds come from: auto (default: the kernel's\n"
+"                       where it has what the command needs), native or\n"
+"                       module; also LIBPIDFD_BACKEND in the environment\n"
 " -h, --help            display this help\n"
 " -V, --version         display version\n"
 "\n"
 "Exit status:\n"
 " 0    success\n"
 " 1    failure (no such process, no permission, bad usage, ...)\n"
-" 2    the pidfd kernel module is not loaded\n"
+" 2    the pidfd kernel module is needed and not loaded\n"
 " 3    wait: the timeout expired before all PIDs exited\n"
 " run: CMD's exit status; 128+N if CMD was killed by signal N; 124 if it\n"
 " timed out (unless --preserve-status); 125 if pidfdctl failed; 126 if\n"
@@ -243,6 +249,7 @@ enum {
 	OPT_PROCESS_GROUP,
 	OPT_VALUE,
 	OPT_PRESERVE_STATUS,
+	OPT_BACKEND,
 };
 
 static const struct option long_options[] = {
@@ -260,6 +267,8 @@ static const struct option long_options[] = {
 	{ "json",		no_argument,		NULL, 'j' },
 	{ "kill-after",		required_argument,	NULL, 'k' },
 	{ "preserve-status",	no_argument,		NULL, OPT_PRESERVE_STATUS },
+	{ "verbose",		no_argument,		NULL, 'v' },
+	{ "backend",		required_argument,	NULL, OPT_BACKEND },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -267,7 +276,7 @@ static const struct option long_options[] = {
 static bool option_allowed(enum pidfdctl_command cmd, int opt)
 {
 	switch (opt) {
-	case 'h': case 'V':
+	case 'h': case 'V': case 'v': case OPT_BACKEND:
 		return true;
 	case 't':
 		return cmd == PIDFDCTL_WAIT || cmd == PIDFDCTL_RUN;
@@ -321,6 +330,17 @@ static int parse_int(const char *text, int *value)
 	return 0;
 }
 
+int pidfdctl_parse_backend(const char *name)
+{
+	if (strcmp(name, "auto") == 0)
+		return LIBPIDFD_BACKEND_AUTO;
+	if (strcmp(name, "native") == 0)
+		return LIBPIDFD_BACKEND_NATIVE;
+	if (strcmp(name, "module") == 0)
+		return LIBPIDFD_BACKEND_MODULE;
+	return -1;
+}
+
 static int parse_options(int argc, char **argv, struct pidfdctl_args *args,
 			 FILE *err)
 {
@@ -333,7 +353,7 @@ static int parse_options(int argc, char **argv, struct pidfdctl_args *args,
 	 * CMD's; the other commands accept options after the PIDs too.
 	 */
 	const char *shortopts = args->command == PIDFDCTL_RUN ?
-				"+:hVt:s:k:" : ":hVt:eqs:lj";
+				"+:hVvt:s:k:" : ":hVvt:eqs:lj";
 
 	optind = 0;	/* full re-initialisation, for repeated calls */
 	opterr = 0;
@@ -417,6 +437,17 @@ static int parse_options(int argc, char **argv, struct pidfdctl_args *args,
 		case 'j':
 			args->json = true;
 			break;
+		case 'v':
+			args->verbose = true;
+			break;
+		case OPT_BACKEND:
+			args->backend = pidfdctl_parse_backend(optarg);
+			if (args->backend < 0) {
+				usage_error(err, "unknown backend '%s' (auto, "
+					    "native or module)", optarg);
+				return -1;
+			}
+			break;
 		case OPT_PRESERVE_STATUS:
 			args->preserve_status = true;
 			break;
@@ -450,6 +481,7 @@ int pidfdctl_parse(int argc, char **argv, struct pidfdctl_args *args,
 	int first;
 
 	memset(args, 0, sizeof(*args));
+	args->backend = -1;
 	args->timeout_ms = -1;
 	args->kill_after_ms = -1;
 	args->signal = SIGTERM;

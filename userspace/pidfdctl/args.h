@@ -38,6 +38,10 @@ enum pidfdctl_command {
 struct pidfdctl_args {
 	enum pidfdctl_command command;
 
+	/* every command: say which kind of pidfd is used; the backend. */
+	bool verbose;
+	int backend;	/* LIBPIDFD_BACKEND_*, or -1: the environment's */
+
 	/* wait, kill, info, status: the PIDs (one except for wait). */
 	pid_t *pids;
 	size_t npids;
@@ -83,6 +87,8 @@ void pidfdctl_print_version(FILE *out);
  */
 int pidfdctl_parse_duration(const char *text, int64_t *ms);
 int pidfdctl_parse_pid(const char *text, pid_t *pid);
+/* LIBPIDFD_BACKEND_* for "auto", "native", "module"; -1 otherwise. */
+int pidfdctl_parse_backend(const char *name);
 /* A signal by number or by name, with or without SIG, RTMIN+n, RTMAX-n. */
 int pidfdctl_parse_signal(const char *text, int *sig);
 /* "SIGTERM", "SIGRTMIN+3"; buf is used for the latter. */

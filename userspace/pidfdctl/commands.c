@@ -44,10 +44,34 @@ int pidfdctl_failure(int err)
 	return err == ENOPKG ? PIDFDCTL_EXIT_NOMODULE : PIDFDCTL_EXIT_FAILURE;
 }
 
+bool pidfdctl_verbose;
+
+void pidfdctl_say_pidfd(pid_t pid, int pidfd)
+{
+	const char *kind;
+
+	if (!pidfdctl_verbose)
+		return;
+	switch (libpidfd_pidfd_backend(pidfd)) {
+	case LIBPIDFD_BACKEND_NATIVE:
+		kind = "the kernel's pidfd (pidfd_open(2))";
+		break;
+	case LIBPIDFD_BACKEND_MODULE:
+		kind = "the module's pidfd (/dev/pidfd)";
+		break;
+	default:
+		kind = "a pidfd of unknown kind";
+		break;
+	}
+	pidfdctl_warn("%d: %s", (int)pid, kind);
+}
+
 int pidfdctl_open(pid_t pid, unsigned int flags)
 {
 	int fd = libpidfd_open(pid, flags);
 
+	if (fd >= 0)
+		pidfdctl_say_pidfd(pid, fd);
 	if (fd < 0) {
 		int err = errno;
 
@@ -125,6 +149,7 @@ int pidfdctl_wait(const struct pidfdctl_args *args)
 		pfds[i].fd = libpidfd_open(args->pids[i], 0);
 		pfds[i].events = POLLIN;
 		if (pfds[i].fd >= 0) {
+			pidfdctl_say_pidfd(args->pids[i], pfds[i].fd);
 			left++;
 			continue;
 		}
@@ -203,7 +228,9 @@ int pidfdctl_kill(const struct pidfdctl_args *args)
 	if (args->list_signals)
 		return list_signals();
 
-	pidfd = pidfdctl_open(pid, 0);
+	/* A thread's own pidfd for --thread: the kernel's need one. */
+	pidfd = pidfdctl_open(pid, args->scope == PIDFD_SIGNAL_THREAD ?
+				   PIDFD_THREAD : 0);
 	if (pidfd < 0)
 		return pidfdctl_failure(errno);
 
@@ -394,7 +421,7 @@ int pidfdctl_status(const struct pidfdctl_args *args)
 	if (dirfd < 0) {
 		pidfdctl_warn("PIDFD_GET_PROCFD on %d failed: %s", (int)pid,
 			      libpidfd_strerror(err));
-		return PIDFDCTL_EXIT_FAILURE;
+		return pidfdctl_failure(err);
 	}
 	fd = openat(dirfd, "status", O_RDONLY | O_CLOEXEC);
 	err = errno;

@@ -15,6 +15,9 @@ int pidfdctl_run(const struct pidfdctl_args *args);
 void pidfdctl_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Open a pidfd, or say why not; errno is kept. */
 int pidfdctl_open(pid_t pid, unsigned int flags);
+/* --verbose: say which kind of pidfd each PID got. */
+extern bool pidfdctl_verbose;
+void pidfdctl_say_pidfd(pid_t pid, int pidfd);
 /* PIDFDCTL_EXIT_NOMODULE for ENOPKG, else PIDFDCTL_EXIT_FAILURE. */
 int pidfdctl_failure(int err);
 

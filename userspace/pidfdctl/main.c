@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* pidfdctl: processes through the pidfd module's pidfds. */
+/* pidfdctl: processes through pidfds, the kernel's or the module's. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include <libpidfd.h>
 
 #include "args.h"
 #include "commands.h"
@@ -25,6 +27,20 @@ int main(int argc, char **argv)
 
 	if (pidfdctl_parse(argc, argv, &args, stderr) < 0) {
 		code = pidfdctl_usage_exit_code(&args);
+		pidfdctl_args_free(&args);
+		return code;
+	}
+
+	pidfdctl_verbose = args.verbose;
+	if (args.backend >= 0) {
+		libpidfd_set_backend(args.backend);
+	} else if (args.command != PIDFDCTL_HELP &&
+		   args.command != PIDFDCTL_VERSION &&
+		   libpidfd_get_backend() < 0) {
+		pidfdctl_warn("LIBPIDFD_BACKEND='%s': unknown backend (auto, "
+			      "native or module)", getenv("LIBPIDFD_BACKEND"));
+		code = args.command == PIDFDCTL_RUN ? RUN_EXIT_FAILURE :
+						   PIDFDCTL_EXIT_FAILURE;
 		pidfdctl_args_free(&args);
 		return code;
 	}

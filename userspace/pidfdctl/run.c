@@ -78,12 +78,6 @@ int pidfdctl_run(const struct pidfdctl_args *args)
 	ssize_t n;
 	pid_t child;
 
-	/* Fail before starting anything if the module is missing. */
-	if (libpidfd_probe() < 0) {
-		pidfdctl_warn("%s", libpidfd_strerror(errno));
-		return RUN_EXIT_FAILURE;
-	}
-
 	sigemptyset(&forward);
 	for (size_t i = 0; i < sizeof(forwarded_signals) / sizeof(int); i++)
 		sigaddset(&forward, forwarded_signals[i]);
@@ -99,10 +93,21 @@ int pidfdctl_run(const struct pidfdctl_args *args)
 		return RUN_EXIT_FAILURE;
 	}
 
+	/*
+	 * The child comes with its pidfd (opened before anything can reap
+	 * it); a missing module or a kernel that reaps children itself is
+	 * found out before anything is started.
+	 */
 	fflush(NULL);
-	child = fork();
+	child = libpidfd_fork(&pidfd);
 	if (child < 0) {
-		pidfdctl_warn("fork: %s", strerror(errno));
+		int err = errno;
+
+		if (err == ENOPKG)
+			pidfdctl_warn("%s", libpidfd_strerror(err));
+		else
+			pidfdctl_warn("cannot start the command with a pidfd: %s",
+				      libpidfd_strerror(err));
 		close(errpipe[0]);
 		close(errpipe[1]);
 		close(sigfd);
@@ -113,17 +118,7 @@ int pidfdctl_run(const struct pidfdctl_args *args)
 		exec_command(args->cmd, &saved_mask, errpipe[1]);
 	}
 	close(errpipe[1]);
-
-	pidfd = libpidfd_open(child, 0);
-	if (pidfd < 0) {
-		pidfdctl_warn("cannot open a pidfd for %d: %s", (int)child,
-			      libpidfd_strerror(errno));
-		kill(child, SIGKILL);
-		reap(child, &status);
-		close(errpipe[0]);
-		close(sigfd);
-		return RUN_EXIT_FAILURE;
-	}
+	pidfdctl_say_pidfd(child, pidfd);
 
 	/* The pipe closes on a successful exec, or carries exec's errno. */
 	do

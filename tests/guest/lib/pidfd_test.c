@@ -513,6 +513,13 @@ int pt_set_ns_last_pid(pid_t last)
 	return ret;
 }
 
+pid_t pt_fork_at(pid_t nr)
+{
+	if (pt_set_ns_last_pid(nr - 1) < 0)
+		return -1;
+	return pt_fork();
+}
+
 int pt_read_long(const char *path, long *val)
 {
 	char buf[64];

@@ -195,6 +195,12 @@ int pt_thread_pending(pid_t pid, pid_t tid, uint64_t *sigpnd,
 		      uint64_t *shdpnd);
 /* Writes @last to /proc/sys/kernel/ns_last_pid. 0 or -1. */
 int pt_set_ns_last_pid(pid_t last);
+/*
+ * pt_fork() for pid number @nr of the caller's pid namespace (which it
+ * must own, e.g. as its init): the child's number, which the caller
+ * compares with @nr; -1 if ns_last_pid cannot be set.
+ */
+pid_t pt_fork_at(pid_t nr);
 /* Reads a decimal number from a file. 0 or -1. */
 int pt_read_long(const char *path, long *val);
 /* The number in environment variable @name (any base strtoul takes), or

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Which backend serves a call: the chosen one (LIBPIDFD_BACKEND or
+ * libpidfd_set_backend()), what the running kernel can do natively
+ * (probed once per process on the caller's own pidfd, never guessed from
+ * the version number), and which kind of pidfd a given fd is.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "libpidfd.h"
+#include "internal.h"
+
+#define BACKEND_UNSET	-1
+#define BACKEND_INVALID	-2
+
+static int chosen_backend = BACKEND_UNSET;
+
+static int backend_from_env(void)
+{
+	const char *name = getenv("LIBPIDFD_BACKEND");
+
+	if (!name || !*name || strcmp(name, "auto") == 0)
+		return LIBPIDFD_BACKEND_AUTO;
+	if (strcmp(name, "native") == 0)
+		return LIBPIDFD_BACKEND_NATIVE;
+	if (strcmp(name, "module") == 0)
+		return LIBPIDFD_BACKEND_MODULE;
+	return BACKEND_INVALID;
+}
+
+int libpidfd_set_backend(int backend)
+{
+	if (backend != LIBPIDFD_BACKEND_AUTO &&
+	    backend != LIBPIDFD_BACKEND_NATIVE &&
+	    backend != LIBPIDFD_BACKEND_MODULE) {
+		errno = EINVAL;
+		return -1;
+	}
+	__atomic_store_n(&chosen_backend, backend, __ATOMIC_RELAXED);
+	return 0;
+}
+
+int libpidfd_get_backend(void)
+{
+	int backend = __atomic_load_n(&chosen_backend, __ATOMIC_RELAXED);
+
+	if (backend == BACKEND_UNSET) {
+		int from_env = backend_from_env();
+
+		/* Racing first users compute the same value. */
+		__atomic_compare_exchange_n(&chosen_backend, &backend, from_env,
+					    false, __ATOMIC_RELAXED,
+					    __ATOMIC_RELAXED);
+		backend = __atomic_load_n(&chosen_backend, __ATOMIC_RELAXED);
+	}
+	if (backend == BACKEND_INVALID) {
+		errno = EINVAL;
+		return -1;
+	}
+	return backend;
+}
+
+int libpidfd_priv_sys_pidfd_open(pid_t pid, unsigned int flags)
+{
+	return (int)syscall(SYS_pidfd_open, pid, flags);
+}
+
+int libpidfd_priv_sys_send_signal(int pidfd, int sig, const siginfo_t *info,
+				  unsigned int flags)
+{
+	return (int)syscall(SYS_pidfd_send_signal, pidfd, sig, info, flags);
+}
+
+static struct libpidfd_native native;
+static pthread_once_t native_once = PTHREAD_ONCE_INIT;
+
+/* What PIDFD_GET_INFO reports on a live process, beyond its mask bits. */
+static void probe_info(int self)
+{
+	struct pidfd_info info;
+
+	memset(&info, 0, sizeof(info));
+	info.mask = PIDFD_INFO_SUPPORTED_MASK;
+	if (ioctl(self, PIDFD_GET_INFO, &info) < 0)
+		return;
+	native.info = true;
+	/*
+	 * Kernels before PIDFD_INFO_SUPPORTED_MASK do not say what they
+	 * support: count on what 6.13 had, not on PIDFD_INFO_EXIT.
+	 */
+	if (info.mask & PIDFD_INFO_SUPPORTED_MASK)
+		native.info_mask = info.supported_mask;
+	else
+		native.info_mask = PIDFD_INFO_PID | PIDFD_INFO_CREDS |
+				   PIDFD_INFO_CGROUPID;
+}
+
+static void probe_native(void)
+{
+	int self, thread, ns;
+	siginfo_t info;
+
+	self = libpidfd_priv_sys_pidfd_open(getpid(), 0);
+	if (self < 0)
+		return;
+	native.open = true;
+
+	thread = libpidfd_priv_sys_pidfd_open(gettid(), PIDFD_THREAD);
+	if (thread >= 0) {
+		native.thread = true;
+		close(thread);
+	}
+	native.signal_scope =
+		libpidfd_priv_sys_send_signal(self, 0, NULL,
+					      PIDFD_SIGNAL_THREAD_GROUP) == 0;
+	/* Not our child: ECHILD where P_PIDFD exists, EINVAL before. */
+	memset(&info, 0, sizeof(info));
+	native.waitid = waitid(P_PIDFD, (id_t)self, &info,
+			       WEXITED | WNOHANG) == 0 || errno == ECHILD;
+	ns = ioctl(self, PIDFD_GET_UTS_NAMESPACE, 0);
+	if (ns >= 0) {
+		native.namespaces = true;
+		close(ns);
+	}
+	probe_info(self);
+	close(self);
+}
+
+const struct libpidfd_native *libpidfd_priv_native(void)
+{
+	int saved = errno;
+
+	pthread_once(&native_once, probe_native);
+	errno = saved;
+	return &native;
+}
+
+/* What readlink(/proc/self/fd/N) gives for either kind of pidfd. */
+static const char pidfd_link[] = "anon_inode:[pidfd]";
+
+int libpidfd_priv_check_is_pidfd(int fd)
+{
+	char path[64], target[sizeof(pidfd_link) + 1];
+	ssize_t len;
+
+	if (fd < 0 || fcntl(fd, F_GETFD) < 0) {
+		errno = EBADF;
+		return -1;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	len = readlink(path, target, sizeof(target));
+	if (len < 0)
+		return -1;
+	if ((size_t)len != sizeof(pidfd_link) - 1 ||
+	    memcmp(target, pidfd_link, (size_t)len) != 0) {
+		errno = EBADF;
+		return -1;
+	}
+	return 0;
+}
+
+int libpidfd_pidfd_backend(int pidfd)
+{
+	if (libpidfd_priv_check_is_pidfd(pidfd) < 0)
+		return -1;
+	/*
+	 * The module's pidfds read their signal arguments before anything
+	 * else (EFAULT for NULL); the kernel's have no such ioctl (ENOTTY).
+	 * Nothing is sent either way.
+	 */
+	if (ioctl(pidfd, PIDFD_DEV_SEND_SIGNAL, NULL) < 0 && errno == EFAULT)
+		return LIBPIDFD_BACKEND_MODULE;
+	return LIBPIDFD_BACKEND_NATIVE;
+}

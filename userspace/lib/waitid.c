@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libpidfd_waitid(): waitid(P_PIDFD) for children. The kernel's where it
+ * has it (5.4), with a module pidfd converted; otherwise, and with the
+ * module backend, through the number the pidfd proves: a child cannot be
+ * reaped behind our back (only we reap it), so if the pidfd's process
+ * holds the number before and after a WNOWAIT wait on it, that wait saw
+ * the pidfd's process, and the reap that follows takes it.
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "libpidfd.h"
+#include "internal.h"
+
+static int waitid_by_number(int pidfd, siginfo_t *info, int options)
+{
+	int kind = libpidfd_pidfd_backend(pidfd);
+	pid_t nr;
+
+	if (kind < 0)
+		return -1;
+	nr = libpidfd_getpid(pidfd);
+	if (nr < 0) {
+		/* Reaped already: no such child any more, as waitid says. */
+		if (errno == ESRCH)
+			errno = ECHILD;
+		return -1;
+	}
+	memset(info, 0, sizeof(*info));
+	if (waitid(P_PID, (id_t)nr, info, options | WNOWAIT) < 0)
+		return -1;
+	if (!libpidfd_priv_still_holds(pidfd, kind, nr)) {
+		errno = ECHILD;
+		return -1;
+	}
+	/* Nothing to report (WNOHANG), or only looking: done. */
+	if (!info->si_pid || (options & WNOWAIT))
+		return 0;
+	return waitid(P_PID, (id_t)nr, info, options);
+}
+
+int libpidfd_waitid(int pidfd, siginfo_t *info, int options)
+{
+	const struct libpidfd_native *native = libpidfd_priv_native();
+	int backend = libpidfd_get_backend();
+	struct libpidfd_held held;
+	int ret;
+
+	if (backend < 0)
+		return -1;
+	if (!info) {
+		errno = EFAULT;
+		return -1;
+	}
+	if (libpidfd_priv_is_self(pidfd)) {
+		/* We are nobody's child of our own. */
+		errno = ECHILD;
+		return -1;
+	}
+	if (backend == LIBPIDFD_BACKEND_MODULE || !native->waitid)
+		return waitid_by_number(pidfd, info, options);
+	if (libpidfd_priv_hold(pidfd, LIBPIDFD_BACKEND_NATIVE, &held) < 0) {
+		if (errno == ESRCH)
+			errno = ECHILD;
+		return -1;
+	}
+	ret = waitid(P_PIDFD, (id_t)held.fd, info, options);
+	libpidfd_priv_release(&held);
+	return ret;
+}
