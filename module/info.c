@@ -64,6 +64,9 @@ static void fill_from_task(struct pidfd_info *info, struct pid *pid,
 	info->mask |= PIDFD_INFO_CGROUPID;
 }
 
+/* Lookups of a task that is being released while we read it. */
+#define LOOKUP_TRIES	4
+
 long pidfd_get_info(struct file *file, unsigned int cmd, void __user *uarg)
 {
 	struct pidfd_info __user *uinfo = uarg;
@@ -71,8 +74,8 @@ long pidfd_get_info(struct file *file, unsigned int cmd, void __user *uarg)
 	struct pidfd_info info = {};
 	size_t usize = _IOC_SIZE(cmd);
 	struct task_struct *task;
+	int err = 0, tries;
 	u64 request;
-	int err = 0;
 
 	if (!uinfo)
 		return -EINVAL;
@@ -84,13 +87,23 @@ long pidfd_get_info(struct file *file, unsigned int cmd, void __user *uarg)
 		return -ESRCH;
 
 	rcu_read_lock();
-	task = pid_task(pid, PIDTYPE_PID);
-	if (task) {
+	for (tries = 0; tries < LOOKUP_TRIES; tries++) {
+		task = pid_task(pid, PIDTYPE_PID);
+		if (!task)
+			break;
 		fill_from_task(&info, pid, task);
-		/* Upstream counts a vanished pid number as gone. */
-		if (!info.pid || !info.tgid)
-			err = -ESRCH;
+		/*
+		 * Still attached after the reads: they describe @pid's task.
+		 * A task released meanwhile (ppid read as 0) is the old
+		 * leader a non-leader's execve() swapped out of @pid
+		 * (exchange_tids()); the pid's list names its successor now.
+		 */
+		if (pid_alive(task))
+			break;
 	}
+	/* Upstream counts a vanished pid number as gone. */
+	if (task && (!info.pid || !info.tgid))
+		err = -ESRCH;
 	rcu_read_unlock();
 	if (err)
 		return err;
