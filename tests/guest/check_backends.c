@@ -532,7 +532,7 @@ START_TEST(fork_and_waitid)
 	int pidfd;
 
 	pt_sync_init(&go);
-	child = libpidfd_fork(&pidfd);
+	child = libpidfd_fork(&pidfd, PIDFD_NONBLOCK);
 	ck_assert_int_ge(child, 0);
 	if (child == 0) {
 		if (pt_sync_get(&go, 20000) != 1)
@@ -540,11 +540,15 @@ START_TEST(fork_and_waitid)
 		_exit(42);
 	}
 	assert_names(pidfd, child, expected_kind(0));
+	ck_assert(fcntl(pidfd, F_GETFL) & O_NONBLOCK);
 
 	memset(&si, 0xff, sizeof(si));
 	ck_assert_int_eq(libpidfd_waitid(pidfd, &si, WEXITED | WNOHANG), 0);
 	ck_assert_int_eq(si.si_pid, 0);
+	/* A non-blocking pidfd does not block: EAGAIN, as waitid(2) says. */
+	ck_assert_errno(libpidfd_waitid(pidfd, &si, WEXITED), EAGAIN);
 	pt_sync_put(&go, 1);
+	ck_assert_int_eq(libpidfd_wait_exit(pidfd, 20000), 0);
 	ck_assert_int_eq(libpidfd_waitid(pidfd, &si, WEXITED | WNOWAIT), 0);
 	assert_exited(&si, child, 42);
 	/* Only looked: still there to reap. */
@@ -591,6 +595,19 @@ static uint64_t status_mask(pid_t pid, const char *key)
 	return strtoull(buf, NULL, 16);
 }
 
+/* No child at all: this process's children list is empty. */
+static void assert_no_children(void)
+{
+	char path[64], buf[64] = "";
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/children", gettid());
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(read(fd, buf, sizeof(buf)), 0);
+	close(fd);
+}
+
 START_TEST(spawn_keeps_the_callers_mask)
 {
 	char *argv[] = { "sh", "-c", "exec sleep 30", NULL };
@@ -602,7 +619,7 @@ START_TEST(spawn_keeps_the_callers_mask)
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR1);
 	pthread_sigmask(SIG_BLOCK, &set, &old);
-	ck_assert_int_eq(libpidfd_spawn(&pid, &pidfd, "/bin/sh", NULL, NULL,
+	ck_assert_int_eq(libpidfd_spawn(&pid, &pidfd, 0, "/bin/sh", NULL, NULL,
 					argv, environ), 0);
 	assert_names(pidfd, pid, expected_kind(0));
 	/* Our mask, not the one libpidfd held while it opened the pidfd. */
@@ -616,24 +633,14 @@ START_TEST(spawn_keeps_the_callers_mask)
 	pthread_sigmask(SIG_SETMASK, &old, &set);
 	ck_assert(sigismember(&set, SIGUSR1));
 	ck_assert(!sigismember(&set, SIGCHLD));
-	ck_assert_int_eq(libpidfd_spawn(&pid, &pidfd, "/nonexistent", NULL,
+	ck_assert_int_eq(libpidfd_spawn(&pid, &pidfd, 0, "/nonexistent", NULL,
 					NULL, argv, environ), ENOENT);
+	ck_assert_int_eq(libpidfd_spawn(&pid, &pidfd, PIDFD_THREAD, "/bin/sh",
+					NULL, NULL, argv, environ), EINVAL);
+	assert_no_children();
 	assert_module_untouched();
 }
 END_TEST
-
-/* No child at all: this process's children list is empty. */
-static void assert_no_children(void)
-{
-	char path[64], buf[64] = "";
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/children", gettid());
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(read(fd, buf, sizeof(buf)), 0);
-	close(fd);
-}
 
 static void noop_handler(int sig)
 {
@@ -649,15 +656,16 @@ START_TEST(autoreaping_refused)
 	pid_t pid;
 
 	signal(SIGCHLD, SIG_IGN);
-	ck_assert_errno(libpidfd_fork(&pidfd), ECHILD);
-	ck_assert_int_eq(libpidfd_spawn(&pid, &pidfd, "/bin/true", NULL, NULL,
-					argv, environ), ECHILD);
+	ck_assert_errno(libpidfd_fork(&pidfd, 0), ECHILD);
+	ck_assert_int_eq(libpidfd_spawn(&pid, &pidfd, 0, "/bin/true", NULL,
+					NULL, argv, environ), ECHILD);
 	assert_no_children();
 	ck_assert_int_eq(sigaction(SIGCHLD, &sa, NULL), 0);
-	ck_assert_errno(libpidfd_fork(&pidfd), ECHILD);
+	ck_assert_errno(libpidfd_fork(&pidfd, 0), ECHILD);
 	assert_no_children();
 	ck_assert_int_eq(pidfd, -1);
-	ck_assert_errno(libpidfd_fork(NULL), EINVAL);
+	ck_assert_errno(libpidfd_fork(NULL, 0), EINVAL);
+	ck_assert_errno(libpidfd_fork(&pidfd, 1), EINVAL);
 }
 END_TEST
 

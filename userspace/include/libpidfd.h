@@ -180,20 +180,22 @@ int libpidfd_to_module(int pidfd);
 
 /*
  * fork(2) that also returns the child's pidfd in *@pidfd (close-on-exec,
- * of the backend's kind) in the parent; 0 in the child. The pidfd is
- * opened before the parent can reap the child, so it names the child.
- * errno ECHILD, and no child, when SIGCHLD is ignored or SA_NOCLDWAIT is
- * set (the kernel would reap the child itself). Another thread of the
+ * of the backend's kind) in the parent; 0 in the child. @flags: 0 or
+ * PIDFD_NONBLOCK, for the pidfd. The pidfd is opened before the parent
+ * can reap the child, so it names the child. errno ECHILD, and no child,
+ * when SIGCHLD is ignored or SA_NOCLDWAIT is set (the kernel would reap
+ * the child itself); EINVAL for other @flags. Another thread of the
  * caller that waits for any child (wait(-1)) can still reap it first.
  */
-pid_t libpidfd_fork(int *pidfd);
+pid_t libpidfd_fork(int *pidfd, unsigned int flags);
 
 /*
  * posix_spawn(3) that also returns the child's pidfd in *@pidfd, with
- * the rules of libpidfd_fork(). Returns 0 or an error number, as
- * posix_spawn(3) does (and does not set errno).
+ * the rules and @flags of libpidfd_fork(). Returns 0 or an error number,
+ * as posix_spawn(3) does (and does not set errno).
  */
-int libpidfd_spawn(pid_t *pid, int *pidfd, const char *path,
+int libpidfd_spawn(pid_t *pid, int *pidfd, unsigned int flags,
+		   const char *path,
 		   const posix_spawn_file_actions_t *file_actions,
 		   const posix_spawnattr_t *attr, char *const argv[],
 		   char *const envp[]);

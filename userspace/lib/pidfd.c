@@ -61,7 +61,7 @@ int libpidfd_open(pid_t pid, unsigned int flags)
 	}
 }
 
-/* A module pidfd for @dirfd's process, converted if @flags want native. */
+/* The module proves the directory; its pidfd is converted if need be. */
 int libpidfd_from_procdir(int dirfd, unsigned int flags)
 {
 	struct pidfd_open_procdir_args args = {
@@ -69,13 +69,11 @@ int libpidfd_from_procdir(int dirfd, unsigned int flags)
 		.flags = flags,
 	};
 	int kind = libpidfd_priv_open_kind(flags);
-	int ctl, fd, native;
+	int ctl, fd, native, saved;
 
 	if (kind < 0)
 		return -1;
-	if (kind == LIBPIDFD_BACKEND_NATIVE &&
-	    libpidfd_get_backend() == LIBPIDFD_BACKEND_NATIVE) {
-		/* Only the module can prove a /proc directory's process. */
+	if (libpidfd_get_backend() == LIBPIDFD_BACKEND_NATIVE) {
 		errno = EOPNOTSUPP;
 		return -1;
 	}
@@ -86,7 +84,9 @@ int libpidfd_from_procdir(int dirfd, unsigned int flags)
 	if (fd < 0 || kind == LIBPIDFD_BACKEND_MODULE)
 		return fd;
 	native = libpidfd_to_native(fd);
-	libpidfd_priv_release(&(struct libpidfd_held){ fd, true });
+	saved = errno;
+	close(fd);
+	errno = saved;
 	return native;
 }
 

@@ -20,6 +20,9 @@
 #include "libpidfd.h"
 #include "internal.h"
 
+/* The pidfd flags a child's pidfd may be opened with. */
+#define FORK_FLAGS	PIDFD_NONBLOCK
+
 /* Whether the kernel reaps our children without a wait. */
 static bool children_reap_themselves(void)
 {
@@ -35,11 +38,16 @@ static bool children_reap_themselves(void)
  * Block SIGCHLD in this thread and check that the child will wait for
  * us; the backend is checked first, so that no child is made in vain.
  */
-static int enter_window(sigset_t *old)
+static int enter_window(unsigned int flags, sigset_t *old)
 {
 	sigset_t chld;
-	int kind = libpidfd_priv_open_kind(0);
+	int kind;
 
+	if (flags & ~FORK_FLAGS) {
+		errno = EINVAL;
+		return -1;
+	}
+	kind = libpidfd_priv_open_kind(flags);
 	if (kind < 0)
 		return -1;
 	if (kind == LIBPIDFD_BACKEND_MODULE && libpidfd_probe() < 0)
@@ -63,9 +71,9 @@ static int enter_window(sigset_t *old)
  * The child's pidfd, or -1: then the child is killed and reaped (it is
  * ours and nobody else's) and errno says why the open failed.
  */
-static int open_child(pid_t child, const sigset_t *old)
+static int open_child(pid_t child, unsigned int flags, const sigset_t *old)
 {
-	int fd = libpidfd_open(child, 0);
+	int fd = libpidfd_open(child, flags);
 	int saved = errno;
 
 	if (fd < 0) {
@@ -78,7 +86,7 @@ static int open_child(pid_t child, const sigset_t *old)
 	return fd;
 }
 
-pid_t libpidfd_fork(int *pidfd)
+pid_t libpidfd_fork(int *pidfd, unsigned int flags)
 {
 	sigset_t old;
 	pid_t child;
@@ -87,7 +95,7 @@ pid_t libpidfd_fork(int *pidfd)
 		errno = EINVAL;
 		return -1;
 	}
-	if (enter_window(&old) < 0)
+	if (enter_window(flags, &old) < 0)
 		return -1;
 	child = fork();
 	if (child <= 0) {
@@ -97,24 +105,25 @@ pid_t libpidfd_fork(int *pidfd)
 		errno = saved;
 		return child;
 	}
-	*pidfd = open_child(child, &old);
+	*pidfd = open_child(child, flags, &old);
 	return *pidfd < 0 ? -1 : child;
 }
 
-int libpidfd_spawn(pid_t *pid, int *pidfd, const char *path,
+int libpidfd_spawn(pid_t *pid, int *pidfd, unsigned int flags,
+		   const char *path,
 		   const posix_spawn_file_actions_t *file_actions,
 		   const posix_spawnattr_t *attr, char *const argv[],
 		   char *const envp[])
 {
 	posix_spawnattr_t with_mask;
-	short flags = 0;
+	short attr_flags = 0;
 	sigset_t old;
 	pid_t child;
 	int err;
 
 	if (!pidfd)
 		return EINVAL;
-	if (enter_window(&old) < 0)
+	if (enter_window(flags, &old) < 0)
 		return errno;
 	/*
 	 * The child would inherit SIGCHLD blocked from this thread: give it
@@ -122,14 +131,14 @@ int libpidfd_spawn(pid_t *pid, int *pidfd, const char *path,
 	 * posix_spawnattr_t holds no pointers, so a copy is a full one.
 	 */
 	if (attr)
-		posix_spawnattr_getflags(attr, &flags);
-	if (!(flags & POSIX_SPAWN_SETSIGMASK)) {
+		posix_spawnattr_getflags(attr, &attr_flags);
+	if (!(attr_flags & POSIX_SPAWN_SETSIGMASK)) {
 		if (attr)
 			memcpy(&with_mask, attr, sizeof(with_mask));
 		else
 			posix_spawnattr_init(&with_mask);
 		posix_spawnattr_setflags(&with_mask,
-					 flags | POSIX_SPAWN_SETSIGMASK);
+					 attr_flags | POSIX_SPAWN_SETSIGMASK);
 		posix_spawnattr_setsigmask(&with_mask, &old);
 		attr = &with_mask;
 	}
@@ -138,7 +147,7 @@ int libpidfd_spawn(pid_t *pid, int *pidfd, const char *path,
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		return err;
 	}
-	*pidfd = open_child(child, &old);
+	*pidfd = open_child(child, flags, &old);
 	if (*pidfd < 0)
 		return errno;
 	if (pid)

@@ -5,9 +5,11 @@
  * module backend, through the number the pidfd proves: a child cannot be
  * reaped behind our back (only we reap it), so if the pidfd's process
  * holds the number before and after a WNOWAIT wait on it, that wait saw
- * the pidfd's process, and the reap that follows takes it.
+ * the pidfd's process, and the reap that follows takes it. A pidfd with
+ * O_NONBLOCK gives EAGAIN rather than blocking, as the kernel's call.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/wait.h>
 
@@ -17,10 +19,15 @@
 static int waitid_by_number(int pidfd, siginfo_t *info, int options)
 {
 	int kind = libpidfd_pidfd_backend(pidfd);
+	bool nonblock;
 	pid_t nr;
 
 	if (kind < 0)
 		return -1;
+	/* As the kernel's: a non-blocking pidfd says EAGAIN, not blocks. */
+	nonblock = (fcntl(pidfd, F_GETFL) & O_NONBLOCK) && !(options & WNOHANG);
+	if (nonblock)
+		options |= WNOHANG;
 	nr = libpidfd_getpid(pidfd);
 	if (nr < 0) {
 		/* Reaped already: no such child any more, as waitid says. */
@@ -33,6 +40,10 @@ static int waitid_by_number(int pidfd, siginfo_t *info, int options)
 		return -1;
 	if (!libpidfd_priv_still_holds(pidfd, kind, nr)) {
 		errno = ECHILD;
+		return -1;
+	}
+	if (!info->si_pid && nonblock) {
+		errno = EAGAIN;
 		return -1;
 	}
 	/* Nothing to report (WNOHANG), or only looking: done. */

@@ -99,7 +99,7 @@ int pidfdctl_run(const struct pidfdctl_args *args)
 	 * found out before anything is started.
 	 */
 	fflush(NULL);
-	child = libpidfd_fork(&pidfd);
+	child = libpidfd_fork(&pidfd, 0);
 	if (child < 0) {
 		int err = errno;
 
