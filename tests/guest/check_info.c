@@ -18,7 +18,10 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 
 #define PID_CREDS (PIDFD_INFO_PID | PIDFD_INFO_CREDS)
@@ -251,17 +254,19 @@ START_TEST(info_supported_mask)
 {
 	struct pidfd_info info;
 	const uint64_t need = PIDFD_INFO_PID | PIDFD_INFO_CREDS |
-		PIDFD_INFO_CGROUPID | PIDFD_INFO_EXIT | PIDFD_INFO_SUPPORTED_MASK;
+		PIDFD_INFO_CGROUPID | PIDFD_INFO_EXIT | PIDFD_INFO_SUPPORTED_MASK |
+		PIDFD_INFO_COREDUMP | PIDFD_INFO_COREDUMP_SIGNAL |
+		PIDFD_INFO_COREDUMP_CODE;
 	int fd = pt_open_ok(getpid(), 0);
 
 	ck_assert_ok(pt_get_info(fd, &info, PIDFD_INFO_SUPPORTED_MASK));
 	ck_assert_msg(info.mask & PIDFD_INFO_SUPPORTED_MASK,
 		      "SUPPORTED_MASK not returned (mask %#llx)",
 		      (unsigned long long)info.mask);
-	ck_assert_msg((info.supported_mask & need) == need,
-		      "supported_mask %#llx lacks %#llx",
+	ck_assert_msg(info.supported_mask == need,
+		      "supported_mask %#llx, want %#llx",
 		      (unsigned long long)info.supported_mask,
-		      (unsigned long long)(need & ~info.supported_mask));
+		      (unsigned long long)need);
 	close(fd);
 }
 END_TEST
@@ -611,6 +616,183 @@ START_TEST(exit_open_races_reap)
 }
 END_TEST
 
+/* ---- core dumps ---------------------------------------------------- */
+
+#define DUMP_BITS (PIDFD_INFO_COREDUMP | PIDFD_INFO_COREDUMP_SIGNAL | \
+		   PIDFD_INFO_COREDUMP_CODE)
+#define CORE_PATTERN "/tmp/pt-core.%p"
+
+/* Dumps go to a file in the guest's /tmp, named by the pid. */
+static void set_core_pattern(void)
+{
+	static const char pattern[] = CORE_PATTERN "\n";
+	int fd = open("/proc/sys/kernel/core_pattern", O_WRONLY | O_CLOEXEC);
+
+	ck_assert_msg(fd >= 0, "core_pattern: %m");
+	ck_assert_int_eq(write(fd, pattern, sizeof(pattern) - 1),
+			 (ssize_t)sizeof(pattern) - 1);
+	close(fd);
+}
+
+/* 7.x keeps the dumpability in the task until it is reaped, older in its mm. */
+static bool zombie_keeps_dumpable(void)
+{
+	struct utsname u;
+
+	ck_assert_ok(uname(&u));
+	return atoi(u.release) >= 7;
+}
+
+enum crash { CLEAN_EXIT, CRASH_SEGV, CRASH_ABRT };
+
+/*
+ * A child that, on command, exits cleanly or crashes with core dumps
+ * enabled (RLIMIT_CORE unlimited) or disabled (RLIMIT_CORE 0, or
+ * PR_SET_DUMPABLE 0: @undumpable).
+ */
+static pid_t fork_crasher(struct pt_sync *ready, struct pt_sync *go,
+			  enum crash how, bool limit, bool undumpable)
+{
+	pid_t pid = pt_fork();
+
+	if (pid == 0) {
+		struct rlimit rl = { limit ? RLIM_INFINITY : 0,
+				     limit ? RLIM_INFINITY : 0 };
+
+		if (setrlimit(RLIMIT_CORE, &rl))
+			_exit(90);
+		if (undumpable && prctl(PR_SET_DUMPABLE, 0))
+			_exit(91);
+		pt_sync_put(ready, 1);
+		pt_sync_get(go, 60000);
+		if (how == CRASH_SEGV) {
+			/* through a variable: the compiler sees no constant */
+			volatile uintptr_t unmapped = 8;
+
+			*(volatile int *)unmapped = 1;
+		}
+		else if (how == CRASH_ABRT)
+			abort();
+		_exit(0);
+	}
+	ck_assert_int_gt(pid, 0);
+	ck_assert_int_eq(pt_sync_get(ready, 10000), 1);
+	return pid;
+}
+
+static void assert_dump_info(const struct pidfd_info *info, int sig, int code)
+{
+	ck_assert_msg((info->mask & DUMP_BITS) == DUMP_BITS, "mask %#llx",
+		      (unsigned long long)info->mask);
+	ck_assert_uint_eq(info->coredump_mask,
+			  PIDFD_COREDUMPED | PIDFD_COREDUMP_USER);
+	ck_assert_int_eq(info->coredump_signal, sig);
+	/* a __u32 field holds the signed si_code */
+	ck_assert_int_eq((int)info->coredump_code, code);
+}
+
+/*
+ * Alive: the mode a dump would be made in. Exited with a dump: the dump,
+ * its signal and si_code, as a zombie and after the reap. Exited without
+ * one: nothing once reaped.
+ */
+static void coredump_case(enum crash how, bool limit, bool undumpable)
+{
+	static const int sigs[] = { [CRASH_SEGV] = SIGSEGV,
+				    [CRASH_ABRT] = SIGABRT };
+	/* a fault on an unmapped address; abort() raises with tgkill */
+	static const int codes[] = { [CRASH_SEGV] = SEGV_MAPERR,
+				     [CRASH_ABRT] = SI_TKILL };
+	bool dump = how != CLEAN_EXIT && limit && !undumpable;
+	char core[64];
+	struct pidfd_info info;
+	struct pt_sync ready, go;
+	struct stat st;
+	int fd, status;
+	pid_t pid;
+
+	set_core_pattern();
+	pt_sync_init(&ready);
+	pt_sync_init(&go);
+	pid = fork_crasher(&ready, &go, how, limit, undumpable);
+	snprintf(core, sizeof(core), "/tmp/pt-core.%d", pid);
+	fd = pt_open_ok(pid, 0);
+
+	ck_assert_ok(pt_get_info(fd, &info, PIDFD_INFO_COREDUMP));
+	ck_assert_uint_eq(info.mask & DUMP_BITS, PIDFD_INFO_COREDUMP);
+	ck_assert_uint_eq(info.coredump_mask, undumpable ? PIDFD_COREDUMP_SKIP :
+					      PIDFD_COREDUMP_USER);
+	/* not asked: not given */
+	ck_assert_ok(pt_get_info(fd, &info, PIDFD_INFO_EXIT));
+	ck_assert_uint_eq(info.mask & DUMP_BITS, 0);
+
+	pt_sync_put(&go, 1);
+	ck_assert_ok(pt_wait_zombie(pid));
+	ck_assert_ok(pt_get_info(fd, &info, PIDFD_INFO_COREDUMP));
+	if (dump) {
+		assert_dump_info(&info, sigs[how], codes[how]);
+	} else if (zombie_keeps_dumpable()) {
+		ck_assert_uint_eq(info.mask & DUMP_BITS, PIDFD_INFO_COREDUMP);
+		ck_assert_uint_eq(info.coredump_mask, undumpable ?
+				  PIDFD_COREDUMP_SKIP : PIDFD_COREDUMP_USER);
+	} else {
+		ck_assert_uint_eq(info.mask & DUMP_BITS, 0);
+	}
+
+	ck_assert_int_eq(pt_waitpid(pid, &status, 0), pid);
+	if (how == CLEAN_EXIT) {
+		ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	} else {
+		ck_assert(WIFSIGNALED(status));
+		ck_assert_int_eq(WTERMSIG(status), sigs[how]);
+	}
+	ck_assert_int_eq(!!WCOREDUMP(status), dump);
+	ck_assert_int_eq(stat(core, &st) == 0, dump);
+	unlink(core);
+
+	ck_assert_errno(pt_get_info(fd, &info, PIDFD_INFO_COREDUMP), ESRCH);
+	ck_assert_ok(pt_get_info(fd, &info, PIDFD_INFO_EXIT | PIDFD_INFO_COREDUMP));
+	ck_assert(info.mask & PIDFD_INFO_EXIT);
+	ck_assert_int_eq(info.exit_code, status);
+	if (dump)
+		assert_dump_info(&info, sigs[how], codes[how]);
+	else
+		ck_assert_uint_eq(info.mask & DUMP_BITS, 0);
+	close(fd);
+	pt_sync_close(&ready);
+	pt_sync_close(&go);
+}
+
+START_TEST(coredump_segv)
+{
+	coredump_case(CRASH_SEGV, true, false);
+}
+END_TEST
+
+START_TEST(coredump_abort)
+{
+	coredump_case(CRASH_ABRT, true, false);
+}
+END_TEST
+
+START_TEST(coredump_segv_no_limit)
+{
+	coredump_case(CRASH_SEGV, false, false);
+}
+END_TEST
+
+START_TEST(coredump_abort_undumpable)
+{
+	coredump_case(CRASH_ABRT, true, true);
+}
+END_TEST
+
+START_TEST(coredump_clean_exit)
+{
+	coredump_case(CLEAN_EXIT, true, false);
+}
+END_TEST
+
 static Suite *info_suite(void)
 {
 	Suite *s = suite_create("info");
@@ -638,6 +820,13 @@ static Suite *info_suite(void)
 	tcase_add_test(tc, exit_thread_exec_leader_gone);
 	tcase_add_test(tc, exit_thread_own_code_group_exit_after);
 	tcase_add_test(tc, exit_open_races_reap);
+
+	tc = pt_tcase(s, "coredump");
+	tcase_add_test(tc, coredump_segv);
+	tcase_add_test(tc, coredump_abort);
+	tcase_add_test(tc, coredump_segv_no_limit);
+	tcase_add_test(tc, coredump_abort_undumpable);
+	tcase_add_test(tc, coredump_clean_exit);
 	return s;
 }
 

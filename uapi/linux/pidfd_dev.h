@@ -160,6 +160,14 @@ struct pidfd_info {
 #define PIDFD_GET_INFO	_IOWR(PIDFS_IOCTL_MAGIC, 11, struct pidfd_info)
 #endif /* PIDFD_GET_INFO */
 
+/* Values of pidfd_info's coredump_mask, as upstream (6.16) has them. */
+#ifndef PIDFD_COREDUMPED
+#define PIDFD_COREDUMPED	_BITUL(0)	/* a core dump was made... */
+#define PIDFD_COREDUMP_SKIP	_BITUL(1)	/* dumps are disabled */
+#define PIDFD_COREDUMP_USER	_BITUL(2)	/* ...as the user */
+#define PIDFD_COREDUMP_ROOT	_BITUL(3)	/* ...as root */
+#endif
+
 /*
  * On a pidfd: the namespace ioctls of upstream 6.11, with its numbers. The
  * argument must be 0; each returns a new close-on-exec nsfs fd, as
