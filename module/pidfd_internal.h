@@ -60,6 +60,15 @@ struct pidfd_exit_record {
 	int dump_code;
 };
 
+/*
+ * A pidfd file's private data: its target, and for PIDFD_AUTOKILL the
+ * opener's credentials, which the kill at the last close is checked as.
+ */
+struct pidfd_file {
+	struct pidfd_target *target;
+	const struct cred *autokill_cred;	/* counted reference, or NULL */
+};
+
 /* open.c: the /dev/pidfd side */
 long pidfd_dev_open(unsigned int cmd, void __user *uarg);
 long pidfd_dev_open_procdir(unsigned int cmd, void __user *uarg);
@@ -69,12 +78,14 @@ int pidfd_install(struct pid *pid, unsigned int flags);
 extern atomic_t pidfd_live_files;
 
 /*
- * The accessors every ioctl uses, inline: a pidfd file's private data is
- * its target, and PIDFD_THREAD is kept in its f_flags.
+ * The accessors every ioctl uses, inline: a pidfd file's private data
+ * leads to its target, and PIDFD_THREAD is kept in its f_flags.
  */
 static inline struct pidfd_target *pidfd_file_target(const struct file *file)
 {
-	return file->private_data;
+	const struct pidfd_file *pf = file->private_data;
+
+	return pf->target;
 }
 
 static inline struct pid *pidfd_file_pid(const struct file *file)
