@@ -680,6 +680,46 @@ static pid_t fork_crasher(struct pt_sync *ready, struct pt_sync *go,
 	return pid;
 }
 
+/*
+ * A native pidfd of @pid where the kernel has PIDFD_INFO_COREDUMP (7.x
+ * here), to hold the module's answers against; else -1.
+ */
+static int native_coredump_pidfd(pid_t pid)
+{
+	struct pidfd_info info = { .mask = PIDFD_INFO_SUPPORTED_MASK };
+	int fd = syscall(SYS_pidfd_open, pid, 0);
+
+	if (fd < 0)
+		return -1;
+	if (ioctl(fd, PIDFD_GET_INFO, &info) ||
+	    !(info.mask & PIDFD_INFO_SUPPORTED_MASK) ||
+	    !(info.supported_mask & PIDFD_INFO_COREDUMP)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void native_info(int fd, struct pidfd_info *info, uint64_t mask)
+{
+	memset(info, 0, sizeof(*info));
+	info->mask = mask;
+	ck_assert_msg(ioctl(fd, PIDFD_GET_INFO, info) == 0, "native: %m");
+}
+
+/* The kernel answers as the module does. */
+static void assert_same_as_native(int nfd, const struct pidfd_info *info,
+				  uint64_t mask)
+{
+	struct pidfd_info n;
+
+	if (nfd < 0)
+		return;
+	native_info(nfd, &n, mask);
+	ck_assert_uint_eq(n.mask & DUMP_BITS, info->mask & DUMP_BITS);
+	ck_assert_uint_eq(n.coredump_mask, info->coredump_mask);
+}
+
 static void assert_dump_info(const struct pidfd_info *info, int sig, int code)
 {
 	ck_assert_msg((info->mask & DUMP_BITS) == DUMP_BITS, "mask %#llx",
@@ -705,10 +745,10 @@ static void coredump_case(enum crash how, bool limit, bool undumpable)
 				     [CRASH_ABRT] = SI_TKILL };
 	bool dump = how != CLEAN_EXIT && limit && !undumpable;
 	char core[64];
-	struct pidfd_info info;
+	struct pidfd_info info, n;
 	struct pt_sync ready, go;
 	struct stat st;
-	int fd, status;
+	int fd, nfd, status;
 	pid_t pid;
 
 	set_core_pattern();
@@ -717,11 +757,13 @@ static void coredump_case(enum crash how, bool limit, bool undumpable)
 	pid = fork_crasher(&ready, &go, how, limit, undumpable);
 	snprintf(core, sizeof(core), "/tmp/pt-core.%d", pid);
 	fd = pt_open_ok(pid, 0);
+	nfd = native_coredump_pidfd(pid);
 
 	ck_assert_ok(pt_get_info(fd, &info, PIDFD_INFO_COREDUMP));
 	ck_assert_uint_eq(info.mask & DUMP_BITS, PIDFD_INFO_COREDUMP);
 	ck_assert_uint_eq(info.coredump_mask, undumpable ? PIDFD_COREDUMP_SKIP :
 					      PIDFD_COREDUMP_USER);
+	assert_same_as_native(nfd, &info, PIDFD_INFO_COREDUMP);
 	/* not asked: not given */
 	ck_assert_ok(pt_get_info(fd, &info, PIDFD_INFO_EXIT));
 	ck_assert_uint_eq(info.mask & DUMP_BITS, 0);
@@ -731,10 +773,17 @@ static void coredump_case(enum crash how, bool limit, bool undumpable)
 	ck_assert_ok(pt_get_info(fd, &info, PIDFD_INFO_COREDUMP));
 	if (dump) {
 		assert_dump_info(&info, sigs[how], codes[how]);
+		/* upstream records no dump to a file: the dumpability */
+		if (nfd >= 0) {
+			native_info(nfd, &n, PIDFD_INFO_COREDUMP);
+			ck_assert_uint_eq(n.mask & DUMP_BITS, PIDFD_INFO_COREDUMP);
+			ck_assert_uint_eq(n.coredump_mask, PIDFD_COREDUMP_USER);
+		}
 	} else if (zombie_keeps_dumpable()) {
 		ck_assert_uint_eq(info.mask & DUMP_BITS, PIDFD_INFO_COREDUMP);
 		ck_assert_uint_eq(info.coredump_mask, undumpable ?
 				  PIDFD_COREDUMP_SKIP : PIDFD_COREDUMP_USER);
+		assert_same_as_native(nfd, &info, PIDFD_INFO_COREDUMP);
 	} else {
 		ck_assert_uint_eq(info.mask & DUMP_BITS, 0);
 	}
@@ -754,10 +803,23 @@ static void coredump_case(enum crash how, bool limit, bool undumpable)
 	ck_assert_ok(pt_get_info(fd, &info, PIDFD_INFO_EXIT | PIDFD_INFO_COREDUMP));
 	ck_assert(info.mask & PIDFD_INFO_EXIT);
 	ck_assert_int_eq(info.exit_code, status);
-	if (dump)
+	if (dump) {
 		assert_dump_info(&info, sigs[how], codes[how]);
-	else
+		if (nfd >= 0) {
+			native_info(nfd, &n, PIDFD_INFO_EXIT | PIDFD_INFO_COREDUMP);
+			ck_assert_int_eq(n.exit_code, status);
+			ck_assert_uint_eq(n.mask & DUMP_BITS, 0);
+		}
+	} else {
 		ck_assert_uint_eq(info.mask & DUMP_BITS, 0);
+		assert_same_as_native(nfd, &info,
+				      PIDFD_INFO_EXIT | PIDFD_INFO_COREDUMP);
+	}
+	if (nfd >= 0) {
+		printf("[info] coredump case %d: held against the kernel's own pidfd\n",
+		       how);
+		close(nfd);
+	}
 	close(fd);
 	pt_sync_close(&ready);
 	pt_sync_close(&go);
