@@ -646,12 +646,43 @@ static bool zombie_keeps_dumpable(void)
 enum crash { CLEAN_EXIT, CRASH_SEGV, CRASH_ABRT };
 
 /*
+ * The child's dumpability: as a plain process; off (PR_SET_DUMPABLE 0); or
+ * root's, after changing uids with fs.suid_dumpable 2.
+ */
+enum dumpable { AS_USER, DUMP_OFF, AS_ROOT };
+
+static const unsigned int dumpable_bit[] = {
+	[AS_USER] = PIDFD_COREDUMP_USER,
+	[DUMP_OFF] = PIDFD_COREDUMP_SKIP,
+	[AS_ROOT] = PIDFD_COREDUMP_ROOT,
+};
+
+/* Sets fs.suid_dumpable; returns the old value. */
+static int set_suid_dumpable(int value)
+{
+	char buf[16];
+	int fd, old;
+	ssize_t n;
+
+	fd = open("/proc/sys/fs/suid_dumpable", O_RDWR | O_CLOEXEC);
+	ck_assert_msg(fd >= 0, "suid_dumpable: %m");
+	n = read(fd, buf, sizeof(buf) - 1);
+	ck_assert_int_gt(n, 0);
+	buf[n] = '\0';
+	old = atoi(buf);
+	n = snprintf(buf, sizeof(buf), "%d\n", value);
+	ck_assert_int_eq(pwrite(fd, buf, n, 0), n);
+	close(fd);
+	return old;
+}
+
+/*
  * A child that, on command, exits cleanly or crashes with core dumps
  * enabled (RLIMIT_CORE unlimited) or disabled (RLIMIT_CORE 0, or
- * PR_SET_DUMPABLE 0: @undumpable).
+ * @mode DUMP_OFF).
  */
 static pid_t fork_crasher(struct pt_sync *ready, struct pt_sync *go,
-			  enum crash how, bool limit, bool undumpable)
+			  enum crash how, bool limit, enum dumpable mode)
 {
 	pid_t pid = pt_fork();
 
@@ -661,8 +692,10 @@ static pid_t fork_crasher(struct pt_sync *ready, struct pt_sync *go,
 
 		if (setrlimit(RLIMIT_CORE, &rl))
 			_exit(90);
-		if (undumpable && prctl(PR_SET_DUMPABLE, 0))
+		if (mode == DUMP_OFF && prctl(PR_SET_DUMPABLE, 0))
 			_exit(91);
+		if (mode == AS_ROOT && pt_drop_privs(1000, 1000))
+			_exit(92);
 		pt_sync_put(ready, 1);
 		pt_sync_get(go, 60000);
 		if (how == CRASH_SEGV) {
@@ -720,12 +753,12 @@ static void assert_same_as_native(int nfd, const struct pidfd_info *info,
 	ck_assert_uint_eq(n.coredump_mask, info->coredump_mask);
 }
 
-static void assert_dump_info(const struct pidfd_info *info, int sig, int code)
+static void assert_dump_info(const struct pidfd_info *info, int sig, int code,
+			     unsigned int mode_bit)
 {
 	ck_assert_msg((info->mask & DUMP_BITS) == DUMP_BITS, "mask %#llx",
 		      (unsigned long long)info->mask);
-	ck_assert_uint_eq(info->coredump_mask,
-			  PIDFD_COREDUMPED | PIDFD_COREDUMP_USER);
+	ck_assert_uint_eq(info->coredump_mask, PIDFD_COREDUMPED | mode_bit);
 	ck_assert_int_eq(info->coredump_signal, sig);
 	/* a __u32 field holds the signed si_code */
 	ck_assert_int_eq((int)info->coredump_code, code);
@@ -736,14 +769,16 @@ static void assert_dump_info(const struct pidfd_info *info, int sig, int code)
  * its signal and si_code, as a zombie and after the reap. Exited without
  * one: nothing once reaped.
  */
-static void coredump_case(enum crash how, bool limit, bool undumpable)
+static void coredump_case(enum crash how, bool limit, enum dumpable mode)
 {
 	static const int sigs[] = { [CRASH_SEGV] = SIGSEGV,
 				    [CRASH_ABRT] = SIGABRT };
 	/* a fault on an unmapped address; abort() raises with tgkill */
 	static const int codes[] = { [CRASH_SEGV] = SEGV_MAPERR,
 				     [CRASH_ABRT] = SI_TKILL };
-	bool dump = how != CLEAN_EXIT && limit && !undumpable;
+	bool dump = how != CLEAN_EXIT && limit && mode != DUMP_OFF;
+	unsigned int mode_bit = dumpable_bit[mode];
+	int old_suid_dumpable = -1;
 	char core[64];
 	struct pidfd_info info, n;
 	struct pt_sync ready, go;
@@ -754,15 +789,18 @@ static void coredump_case(enum crash how, bool limit, bool undumpable)
 	set_core_pattern();
 	pt_sync_init(&ready);
 	pt_sync_init(&go);
-	pid = fork_crasher(&ready, &go, how, limit, undumpable);
+	if (mode == AS_ROOT)
+		old_suid_dumpable = set_suid_dumpable(2);
+	pid = fork_crasher(&ready, &go, how, limit, mode);
+	if (mode == AS_ROOT)
+		set_suid_dumpable(old_suid_dumpable);
 	snprintf(core, sizeof(core), "/tmp/pt-core.%d", pid);
 	fd = pt_open_ok(pid, 0);
 	nfd = native_coredump_pidfd(pid);
 
 	ck_assert_ok(pt_get_info(fd, &info, PIDFD_INFO_COREDUMP));
 	ck_assert_uint_eq(info.mask & DUMP_BITS, PIDFD_INFO_COREDUMP);
-	ck_assert_uint_eq(info.coredump_mask, undumpable ? PIDFD_COREDUMP_SKIP :
-					      PIDFD_COREDUMP_USER);
+	ck_assert_uint_eq(info.coredump_mask, mode_bit);
 	assert_same_as_native(nfd, &info, PIDFD_INFO_COREDUMP);
 	/* not asked: not given */
 	ck_assert_ok(pt_get_info(fd, &info, PIDFD_INFO_EXIT));
@@ -772,17 +810,16 @@ static void coredump_case(enum crash how, bool limit, bool undumpable)
 	ck_assert_ok(pt_wait_zombie(pid));
 	ck_assert_ok(pt_get_info(fd, &info, PIDFD_INFO_COREDUMP));
 	if (dump) {
-		assert_dump_info(&info, sigs[how], codes[how]);
+		assert_dump_info(&info, sigs[how], codes[how], mode_bit);
 		/* upstream records no dump to a file: the dumpability */
 		if (nfd >= 0) {
 			native_info(nfd, &n, PIDFD_INFO_COREDUMP);
 			ck_assert_uint_eq(n.mask & DUMP_BITS, PIDFD_INFO_COREDUMP);
-			ck_assert_uint_eq(n.coredump_mask, PIDFD_COREDUMP_USER);
+			ck_assert_uint_eq(n.coredump_mask, mode_bit);
 		}
 	} else if (zombie_keeps_dumpable()) {
 		ck_assert_uint_eq(info.mask & DUMP_BITS, PIDFD_INFO_COREDUMP);
-		ck_assert_uint_eq(info.coredump_mask, undumpable ?
-				  PIDFD_COREDUMP_SKIP : PIDFD_COREDUMP_USER);
+		ck_assert_uint_eq(info.coredump_mask, mode_bit);
 		assert_same_as_native(nfd, &info, PIDFD_INFO_COREDUMP);
 	} else {
 		ck_assert_uint_eq(info.mask & DUMP_BITS, 0);
@@ -804,7 +841,7 @@ static void coredump_case(enum crash how, bool limit, bool undumpable)
 	ck_assert(info.mask & PIDFD_INFO_EXIT);
 	ck_assert_int_eq(info.exit_code, status);
 	if (dump) {
-		assert_dump_info(&info, sigs[how], codes[how]);
+		assert_dump_info(&info, sigs[how], codes[how], mode_bit);
 		if (nfd >= 0) {
 			native_info(nfd, &n, PIDFD_INFO_EXIT | PIDFD_INFO_COREDUMP);
 			ck_assert_int_eq(n.exit_code, status);
@@ -827,31 +864,38 @@ static void coredump_case(enum crash how, bool limit, bool undumpable)
 
 START_TEST(coredump_segv)
 {
-	coredump_case(CRASH_SEGV, true, false);
+	coredump_case(CRASH_SEGV, true, AS_USER);
+}
+END_TEST
+
+/* fs.suid_dumpable 2 after a uid change: dumped as root */
+START_TEST(coredump_segv_as_root)
+{
+	coredump_case(CRASH_SEGV, true, AS_ROOT);
 }
 END_TEST
 
 START_TEST(coredump_abort)
 {
-	coredump_case(CRASH_ABRT, true, false);
+	coredump_case(CRASH_ABRT, true, AS_USER);
 }
 END_TEST
 
 START_TEST(coredump_segv_no_limit)
 {
-	coredump_case(CRASH_SEGV, false, false);
+	coredump_case(CRASH_SEGV, false, AS_USER);
 }
 END_TEST
 
 START_TEST(coredump_abort_undumpable)
 {
-	coredump_case(CRASH_ABRT, true, true);
+	coredump_case(CRASH_ABRT, true, DUMP_OFF);
 }
 END_TEST
 
 START_TEST(coredump_clean_exit)
 {
-	coredump_case(CLEAN_EXIT, true, false);
+	coredump_case(CLEAN_EXIT, true, AS_USER);
 }
 END_TEST
 
@@ -885,6 +929,7 @@ static Suite *info_suite(void)
 
 	tc = pt_tcase(s, "coredump");
 	tcase_add_test(tc, coredump_segv);
+	tcase_add_test(tc, coredump_segv_as_root);
 	tcase_add_test(tc, coredump_abort);
 	tcase_add_test(tc, coredump_segv_no_limit);
 	tcase_add_test(tc, coredump_abort_undumpable);
