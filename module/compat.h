@@ -57,6 +57,54 @@ static void probe##_compat(void *data, struct task_struct *task)	\
 #endif
 
 /*
+ * A task's dumpability, the mode a core dump of it would be written in
+ * (prctl(PR_SET_DUMPABLE), fs.suid_dumpable after a setuid exec), or -1
+ * when it has none any more. 7.x keeps it in the task's exec state until
+ * the task is freed (TASK_DUMPABLE_*); before, in its mm (SUID_DUMP_*),
+ * which the task drops in do_exit(). The values are the same ABI on all
+ * (the suid_dumpable sysctl's). Only the task itself may read its own mm
+ * without task_lock(): a probe that runs under siglock must not take it.
+ */
+#ifdef PIDFD_HAVE_TASK_EXEC_STATE
+#include <linux/sched/exec_state.h>
+#define PIDFD_DUMPABLE_OFF	TASK_DUMPABLE_OFF
+#define PIDFD_DUMPABLE_OWNER	TASK_DUMPABLE_OWNER
+#define PIDFD_DUMPABLE_ROOT	TASK_DUMPABLE_ROOT
+
+static inline int pidfd_task_dumpable(struct task_struct *task)
+{
+	struct task_exec_state *state;
+	int mode = -1;
+
+	rcu_read_lock();
+	state = rcu_dereference(task->exec_state);
+	if (state)
+		mode = READ_ONCE(state->dumpable);
+	rcu_read_unlock();
+	return mode;
+}
+#else
+#include <linux/sched/coredump.h>
+#include <linux/sched/mm.h>
+#define PIDFD_DUMPABLE_OFF	SUID_DUMP_DISABLE
+#define PIDFD_DUMPABLE_OWNER	SUID_DUMP_USER
+#define PIDFD_DUMPABLE_ROOT	SUID_DUMP_ROOT
+
+static inline int pidfd_task_dumpable(struct task_struct *task)
+{
+	int mode = -1;
+
+	if (task == current)
+		return current->mm ? get_dumpable(current->mm) : -1;
+	task_lock(task);
+	if (task->mm)
+		mode = get_dumpable(task->mm);
+	task_unlock(task);
+	return mode;
+}
+#endif
+
+/*
  * Does AppArmor see @task with the label init_task has, its root
  * namespace's unconfined label? With @subj, the caller's subjective
  * credentials (what the task_kill hook judges a sender by), else the task's

@@ -10,6 +10,8 @@ pidfd_hdr_has = $(shell grep -qsE '$(2)' $(srctree)/include/$(1) \
 
 ccflags-$(call pidfd_hdr_has,linux/fs.h,file_open_root.const struct path) += -DPIDFD_HAVE_FILE_OPEN_ROOT_PATH
 ccflags-$(call pidfd_hdr_has,trace/events/sched.h,bool group_dead) += -DPIDFD_HAVE_SCHED_PROCESS_EXIT_GROUP_DEAD
+# Where a task's dumpability lives: its exec state (7.x) or its mm.
+ccflags-$(call pidfd_hdr_has,linux/sched.h,struct task_exec_state __rcu) += -DPIDFD_HAVE_TASK_EXEC_STATE
 # How a module reads a task's AppArmor label (signal_policy.c): lsm_prop
 # (7.x), or secids (5.13+: subjective and objective getters; 5.10: one).
 ccflags-$(call pidfd_hdr_has,linux/security.h,^void security_task_getlsmprop_obj) += -DPIDFD_HAVE_TASK_GETLSMPROP_OBJ

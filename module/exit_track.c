@@ -24,7 +24,11 @@
  * the old leader and releases that leader, whose ->pid then is the
  * thread's old number.
  *
- * Both probes run for every exiting task in the system: they return at once
+ * A third probe, on signal_deliver, notes the fatal signal a process is
+ * about to dump core for, and its dumpability then: the exit status says
+ * only whether a dump was made (PIDFD_INFO_COREDUMP, docs/abi.md).
+ *
+ * The exit probes run for every exiting task in the system: they return at once
  * when no pidfd is open and otherwise do one or two lockless lookups in an
  * rhashtable (an rhltable: a released pid and a new one may share a
  * number), which stays O(1) as it grows; a lock is taken only on a target
@@ -426,11 +430,22 @@ static bool target_finished(struct pidfd_target *target)
 	return finished;
 }
 
+/* Called with @target->lock held. */
+static void copy_record(struct pidfd_target *target,
+			struct pidfd_exit_record *rec)
+{
+	rec->code = target->exit_code;
+	rec->cgroupid = target->exit_cgroupid;
+	rec->dump_signal_seen = target->dump_signal_seen;
+	rec->dump_mode = target->dump_mode;
+	rec->dump_signal = target->dump_signal;
+	rec->dump_code = target->dump_code;
+}
+
 /**
  * pidfd_target_exit_status - the recorded exit of a reaped @target
  * @target: the target, whose pid has no task any more
- * @code: the wait(2) status, if recorded
- * @cgroupid: the cgroup the process exited in
+ * @rec: the record, if there is one
  *
  * Between the release of the pid's last task and sched_process_free (one
  * RCU grace period) the status may still be coming: wait for it then.
@@ -438,8 +453,8 @@ static bool target_finished(struct pidfd_target *target)
  * Return: 0 if the exit was recorded, -ESRCH if it never will be, -EINTR
  * if a fatal signal came first.
  */
-int pidfd_target_exit_status(struct pidfd_target *target, int *code,
-			     u64 *cgroupid)
+int pidfd_target_exit_status(struct pidfd_target *target,
+			     struct pidfd_exit_record *rec)
 {
 	int err;
 
@@ -448,10 +463,69 @@ int pidfd_target_exit_status(struct pidfd_target *target, int *code,
 		return -EINTR;
 	raw_spin_lock_irq(&target->lock);
 	err = target->exit_recorded ? 0 : -ESRCH;
-	*code = target->exit_code;
-	*cgroupid = target->exit_cgroupid;
+	copy_record(target, rec);
 	raw_spin_unlock_irq(&target->lock);
 	return err;
+}
+
+/**
+ * pidfd_target_exit_record - the exit recorded so far, without waiting
+ * @target: the target, of a task that has exited (a zombie)
+ * @rec: the record, if there is one
+ *
+ * Return: whether an exit was recorded.
+ */
+bool pidfd_target_exit_record(struct pidfd_target *target,
+			      struct pidfd_exit_record *rec)
+{
+	bool recorded;
+
+	raw_spin_lock_irq(&target->lock);
+	recorded = target->exit_recorded;
+	copy_record(target, rec);
+	raw_spin_unlock_irq(&target->lock);
+	return recorded;
+}
+
+/*
+ * A thread dequeued a signal whose default action is a core dump, and
+ * takes that action: the dump it goes on to make (if any) is made in the
+ * process's dumpability of now, for this signal and si_code. Whether it
+ * was made shows only in the exit status (WCOREDUMP), so this is kept on
+ * the process's target until then. Runs under the process's siglock, with
+ * interrupts off (on PREEMPT_RT, siglock sleeps and they are on).
+ */
+static void probe_signal_deliver(void *data, int sig,
+				 struct kernel_siginfo *info,
+				 struct k_sigaction *ka)
+{
+	struct pidfd_target *target;
+	struct rhlist_head *pos;
+	unsigned long irqflags;
+	struct pid *tgid;
+	int mode;
+
+	if (!atomic_read(&pidfd_live_targets))
+		return;
+	if (!sig_kernel_coredump(sig) || ka->sa.sa_handler != SIG_DFL ||
+	    (current->flags & PF_KTHREAD))
+		return;
+
+	mode = pidfd_task_dumpable(current);
+	rcu_read_lock();
+	tgid = task_tgid(current);
+	rhl_for_each_entry_rcu(target, pos, lookup_nr_rcu(pid_nr(tgid)),
+			       by_nr) {
+		if (target->pid != tgid)
+			continue;
+		raw_spin_lock_irqsave(&target->lock, irqflags);
+		target->dump_signal_seen = true;
+		target->dump_mode = mode;
+		target->dump_signal = sig;
+		target->dump_code = info->si_code;
+		raw_spin_unlock_irqrestore(&target->lock, irqflags);
+	}
+	rcu_read_unlock();
 }
 
 struct tracepoint_hook {
@@ -463,6 +537,7 @@ struct tracepoint_hook {
 static struct tracepoint_hook hooks[] = {
 	{ .name = "sched_process_exit", .probe = probe_process_exit_compat },
 	{ .name = "sched_process_free", .probe = probe_process_free },
+	{ .name = "signal_deliver", .probe = probe_signal_deliver },
 };
 
 static void find_tracepoint(struct tracepoint *tp, void *priv)

@@ -12,7 +12,12 @@
 
 #define PIDFD_INFO_SUPPORTED (PIDFD_INFO_PID | PIDFD_INFO_CREDS | \
 			      PIDFD_INFO_CGROUPID | PIDFD_INFO_EXIT | \
-			      PIDFD_INFO_SUPPORTED_MASK)
+			      PIDFD_INFO_COREDUMP | PIDFD_INFO_SUPPORTED_MASK | \
+			      PIDFD_INFO_COREDUMP_SIGNAL | \
+			      PIDFD_INFO_COREDUMP_CODE)
+
+/* The wait(2) status bit that says a core dump was made (WCOREDUMP). */
+#define PIDFD_WAIT_COREDUMP	0x80
 
 static_assert(sizeof(struct pidfd_info) == PIDFD_INFO_SIZE_VER3);
 static_assert(offsetof(struct pidfd_info, exit_code) + 4 ==
@@ -64,6 +69,43 @@ static void fill_from_task(struct pidfd_info *info, struct pid *pid,
 	info->mask |= PIDFD_INFO_CGROUPID;
 }
 
+static u32 dumpable_mask(int mode)
+{
+	switch (mode) {
+	case PIDFD_DUMPABLE_OWNER:
+		return PIDFD_COREDUMP_USER;
+	case PIDFD_DUMPABLE_ROOT:
+		return PIDFD_COREDUMP_ROOT;
+	case PIDFD_DUMPABLE_OFF:
+		return PIDFD_COREDUMP_SKIP;
+	}
+	return 0;
+}
+
+/*
+ * A core dump was made if the exit status says so: the kernel sets
+ * WCOREDUMP when the dump was written or handed to its handler. The
+ * signal is the status's; the mode and si_code are known when the module
+ * saw the process dequeue that signal (signal_deliver) with a pidfd open.
+ */
+static bool fill_dumped(struct pidfd_info *info,
+			const struct pidfd_exit_record *rec)
+{
+	if (!(rec->code & PIDFD_WAIT_COREDUMP))
+		return false;
+	info->coredump_mask = PIDFD_COREDUMPED;
+	info->coredump_signal = rec->code & 0x7f;
+	info->mask |= PIDFD_INFO_COREDUMP | PIDFD_INFO_COREDUMP_SIGNAL;
+	if (rec->dump_signal_seen && rec->dump_signal == info->coredump_signal &&
+	    (rec->dump_mode == PIDFD_DUMPABLE_OWNER ||
+	     rec->dump_mode == PIDFD_DUMPABLE_ROOT)) {
+		info->coredump_mask |= dumpable_mask(rec->dump_mode);
+		info->coredump_code = rec->dump_code;
+		info->mask |= PIDFD_INFO_COREDUMP_CODE;
+	}
+	return true;
+}
+
 /* Lookups of a task that is being released while we read it. */
 #define LOOKUP_TRIES	4
 
@@ -73,8 +115,10 @@ long pidfd_get_info(struct file *file, unsigned int cmd, void __user *uarg)
 	struct pid *pid = pidfd_file_pid(file);
 	struct pidfd_info info = {};
 	size_t usize = _IOC_SIZE(cmd);
+	struct pidfd_exit_record rec;
 	struct task_struct *task;
-	int err = 0, tries;
+	int dumpable = -1, err = 0, tries;
+	bool exited = false;
 	u64 request;
 
 	if (!uinfo)
@@ -92,6 +136,11 @@ long pidfd_get_info(struct file *file, unsigned int cmd, void __user *uarg)
 		if (!task)
 			break;
 		fill_from_task(&info, pid, task);
+		/* As poll says: its exit status is final. */
+		exited = READ_ONCE(task->exit_state) &&
+			 !delay_group_leader(task);
+		if (request & PIDFD_INFO_COREDUMP)
+			dumpable = pidfd_task_dumpable(task);
 		/*
 		 * Still attached after the reads: they describe @pid's task.
 		 * A task released meanwhile (ppid read as 0) is the old
@@ -110,16 +159,31 @@ long pidfd_get_info(struct file *file, unsigned int cmd, void __user *uarg)
 
 	/* The exit status is given once the process has been reaped. */
 	if (!task) {
-		u64 cgroupid;
-
 		if (!(request & PIDFD_INFO_EXIT))
 			return -ESRCH;
-		err = pidfd_target_exit_status(pidfd_file_target(file),
-					       &info.exit_code, &cgroupid);
+		err = pidfd_target_exit_status(pidfd_file_target(file), &rec);
 		if (err)
 			return err;
-		info.cgroupid = cgroupid;
+		info.exit_code = rec.code;
+		info.cgroupid = rec.cgroupid;
 		info.mask |= PIDFD_INFO_EXIT | PIDFD_INFO_CGROUPID;
+	}
+
+	/*
+	 * After the exit, the dump it made, if any; else, as upstream, the
+	 * mode a dump would be made in, while the task still has one.
+	 */
+	if (request & PIDFD_INFO_COREDUMP) {
+		bool dumped = false;
+
+		if (!task || (exited &&
+			      pidfd_target_exit_record(pidfd_file_target(file),
+						       &rec)))
+			dumped = fill_dumped(&info, &rec);
+		if (!dumped && task && dumpable >= 0) {
+			info.coredump_mask = dumpable_mask(dumpable);
+			info.mask |= PIDFD_INFO_COREDUMP;
+		}
 	}
 
 	if (request & PIDFD_INFO_SUPPORTED_MASK) {

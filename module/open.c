@@ -1,17 +1,62 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * PIDFD_DEV_OPEN: the module's pidfd_open(2); PIDFD_DEV_OPEN_PROCDIR: the
- * same from a /proc/<pid> directory fd.
+ * PIDFD_DEV_OPEN: the module's pidfd_open(2), and PIDFD_AUTOKILL's rules;
+ * PIDFD_DEV_OPEN_PROCDIR: the same from a /proc/<pid> directory fd.
  */
+#include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/dcache.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/magic.h>
 #include <linux/pid.h>
+#include <linux/sched/signal.h>
 #include <linux/uaccess.h>
+#include <linux/user_namespace.h>
 #include <linux/pidfd_dev.h>
 
 #include "pidfd_internal.h"
+
+/*
+ * May the caller make a PIDFD_AUTOKILL pidfd for @pid? Upstream gives one
+ * only to the creator of the process, at clone3(), with CLONE_NNP or
+ * CAP_SYS_ADMIN, so that an unprivileged holder cannot kill a process
+ * that has since gained privileges through a setuid exec. The module
+ * cannot create processes, so it takes the nearest: a process (not a
+ * thread) that is the caller's own child, that has no_new_privs unless
+ * the caller has CAP_SYS_ADMIN in the target's user namespace, and that
+ * the caller may kill now, by the same check the kill at the last close
+ * will run (pidfd_autokill()).
+ */
+static int autokill_allowed(struct pid *pid)
+{
+	struct user_namespace *ns;
+	struct task_struct *task;
+	sigval_t unused = {};
+	bool child, nnp;
+	int err;
+
+	rcu_read_lock();
+	task = pid_task(pid, PIDTYPE_TGID);
+	if (!task) {
+		rcu_read_unlock();
+		/* a thread ID, or the process was reaped meanwhile */
+		return pid_has_task(pid, PIDTYPE_PID) ? -EINVAL : -ESRCH;
+	}
+	child = same_thread_group(rcu_dereference(task->real_parent), current);
+	nnp = task_no_new_privs(task);
+	ns = get_user_ns(__task_cred(task)->user_ns);
+	rcu_read_unlock();
+
+	if (!child)
+		err = -EPERM;
+	else if (!nnp && !ns_capable(ns, CAP_SYS_ADMIN))
+		err = -EPERM;
+	else
+		err = kill_pid_usb_asyncio(0, 0, unused, pid, current_cred());
+	put_user_ns(ns);
+	return err;
+}
 
 long pidfd_dev_open(unsigned int cmd, void __user *uarg)
 {
@@ -26,7 +71,10 @@ long pidfd_dev_open(unsigned int cmd, void __user *uarg)
 	if (err)
 		return err;
 
-	if (args.flags & ~(PIDFD_NONBLOCK | PIDFD_THREAD))
+	if (args.flags & ~(PIDFD_NONBLOCK | PIDFD_THREAD | PIDFD_AUTOKILL))
+		return -EINVAL;
+	/* Upstream refuses CLONE_PIDFD_AUTOKILL with CLONE_THREAD. */
+	if ((args.flags & PIDFD_AUTOKILL) && (args.flags & PIDFD_THREAD))
 		return -EINVAL;
 	if (args.pid <= 0)
 		return -EINVAL;
@@ -43,7 +91,11 @@ long pidfd_dev_open(unsigned int cmd, void __user *uarg)
 		return -ESRCH;
 	}
 
-	err = pidfd_install(pid, args.flags);
+	err = 0;
+	if (args.flags & PIDFD_AUTOKILL)
+		err = autokill_allowed(pid);
+	if (!err)
+		err = pidfd_install(pid, args.flags);
 	put_pid(pid);
 	return err;
 }

@@ -4,6 +4,7 @@
  */
 #include <linux/anon_inodes.h>
 #include <linux/compat.h>
+#include <linux/cred.h>
 #include <linux/file.h>
 #include <linux/module.h>
 #include <linux/pid_namespace.h>
@@ -11,15 +12,47 @@
 #include <linux/proc_fs.h>
 #include <linux/sched/signal.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
 #include <linux/pidfd_dev.h>
 
 #include "pidfd_internal.h"
 
 atomic_t pidfd_live_files = ATOMIC_INIT(0);
 
+/*
+ * PIDFD_AUTOKILL: the last reference to the file is gone. The kill is
+ * checked as the opener, by the kernel at this moment, with the real
+ * signal: kill_pid_usb_asyncio() refuses unless the opener's real or
+ * effective uid is the target's real or saved uid (kill(2)'s rule,
+ * without CAP_KILL) and every LSM's task_kill hook allows SIGKILL from
+ * the opener's credentials. So a target that has since changed to
+ * another uid, or that an LSM now protects, survives. It takes only RCU
+ * and the target's siglock, so the context __fput() runs in (task work,
+ * a workqueue) does not matter. The struct pid is the pidfd's own, never
+ * a number: a reaped process is not there to kill, and its number's new
+ * owner is another struct pid.
+ */
+static void pidfd_autokill(struct pid *pid, const struct cred *cred)
+{
+	sigval_t unused = {};
+	int err;
+
+	err = kill_pid_usb_asyncio(SIGKILL, 0, unused, pid, cred);
+	if (err && err != -ESRCH)
+		pr_notice_ratelimited("autokill of pid %d refused: %d\n",
+				      pid_nr(pid), err);
+}
+
 static int pidfd_release(struct inode *inode, struct file *file)
 {
-	pidfd_target_put(pidfd_file_target(file));
+	struct pidfd_file *pf = file->private_data;
+
+	if (pf->autokill_cred) {
+		pidfd_autokill(pf->target->pid, pf->autokill_cred);
+		put_cred(pf->autokill_cred);
+	}
+	pidfd_target_put(pf->target);
+	kfree(pf);
 	atomic_dec(&pidfd_live_files);
 	return 0;
 }
@@ -121,38 +154,51 @@ static const struct file_operations pidfd_file_fops = {
 /**
  * pidfd_install - make a new close-on-exec pidfd for @pid
  * @pid: the process or thread; the pidfd takes its own reference
- * @flags: PIDFD_NONBLOCK, PIDFD_THREAD
+ * @flags: PIDFD_NONBLOCK, PIDFD_THREAD, PIDFD_AUTOKILL (checked by the
+ *         caller: the pidfd keeps the caller's credentials to kill with)
  *
  * Return: the new file descriptor, or a negative errno.
  */
 int pidfd_install(struct pid *pid, unsigned int flags)
 {
-	struct pidfd_target *target;
+	struct pidfd_file *pf;
 	struct file *file;
 	int fd;
 
-	target = pidfd_target_get(pid);
-	if (IS_ERR(target))
-		return PTR_ERR(target);
+	pf = kzalloc(sizeof(*pf), GFP_KERNEL_ACCOUNT);
+	if (!pf)
+		return -ENOMEM;
+	pf->target = pidfd_target_get(pid);
+	if (IS_ERR(pf->target)) {
+		fd = PTR_ERR(pf->target);
+		goto err_free;
+	}
 
 	fd = get_unused_fd_flags(O_CLOEXEC);
 	if (fd < 0)
 		goto err_put_target;
 
-	file = anon_inode_getfile("[pidfd]", &pidfd_file_fops, target,
+	file = anon_inode_getfile("[pidfd]", &pidfd_file_fops, pf,
 				  O_RDWR | (flags & PIDFD_NONBLOCK));
 	if (IS_ERR(file)) {
 		put_unused_fd(fd);
 		fd = PTR_ERR(file);
 		goto err_put_target;
 	}
-	/* anon_inode_getfile() keeps only O_ACCMODE and O_NONBLOCK. */
-	file->f_flags |= flags & PIDFD_THREAD;
+	/*
+	 * anon_inode_getfile() keeps only O_ACCMODE and O_NONBLOCK; the
+	 * others show in F_GETFL as upstream's do.
+	 */
+	file->f_flags |= flags & (PIDFD_THREAD | PIDFD_AUTOKILL);
+	if (flags & PIDFD_AUTOKILL)
+		pf->autokill_cred = get_current_cred();
 	atomic_inc(&pidfd_live_files);
 	fd_install(fd, file);
 	return fd;
 
 err_put_target:
-	pidfd_target_put(target);
+	pidfd_target_put(pf->target);
+err_free:
+	kfree(pf);
 	return fd;
 }

@@ -39,6 +39,34 @@ struct pidfd_target {
 	bool exit_recorded;
 	int exit_code;			/* wait(2) status */
 	u64 exit_cgroupid;
+	/*
+	 * The last fatal, core-dumping signal the process dequeued with a
+	 * pidfd open (signal_deliver), and its dumpability then: what a
+	 * dump it starts is made with. Recorded on the process's target.
+	 */
+	bool dump_signal_seen;
+	int dump_mode;			/* PIDFD_DUMPABLE_*, or -1 */
+	int dump_signal;
+	int dump_code;			/* its si_code */
+};
+
+/* What a target's exit left, for PIDFD_GET_INFO. */
+struct pidfd_exit_record {
+	int code;			/* wait(2) status */
+	u64 cgroupid;
+	bool dump_signal_seen;
+	int dump_mode;
+	int dump_signal;
+	int dump_code;
+};
+
+/*
+ * A pidfd file's private data: its target, and for PIDFD_AUTOKILL the
+ * opener's credentials, which the kill at the last close is checked as.
+ */
+struct pidfd_file {
+	struct pidfd_target *target;
+	const struct cred *autokill_cred;	/* counted reference, or NULL */
 };
 
 /* open.c: the /dev/pidfd side */
@@ -50,12 +78,14 @@ int pidfd_install(struct pid *pid, unsigned int flags);
 extern atomic_t pidfd_live_files;
 
 /*
- * The accessors every ioctl uses, inline: a pidfd file's private data is
- * its target, and PIDFD_THREAD is kept in its f_flags.
+ * The accessors every ioctl uses, inline: a pidfd file's private data
+ * leads to its target, and PIDFD_THREAD is kept in its f_flags.
  */
 static inline struct pidfd_target *pidfd_file_target(const struct file *file)
 {
-	return file->private_data;
+	const struct pidfd_file *pf = file->private_data;
+
+	return pf->target;
 }
 
 static inline struct pid *pidfd_file_pid(const struct file *file)
@@ -136,8 +166,10 @@ int pidfd_exit_track_init(void);
 void pidfd_exit_track_exit(void);
 struct pidfd_target *pidfd_target_get(struct pid *pid);
 void pidfd_target_put(struct pidfd_target *target);
-int pidfd_target_exit_status(struct pidfd_target *target, int *code,
-			     u64 *cgroupid);
+int pidfd_target_exit_status(struct pidfd_target *target,
+			     struct pidfd_exit_record *rec);
+bool pidfd_target_exit_record(struct pidfd_target *target,
+			      struct pidfd_exit_record *rec);
 extern atomic_t pidfd_live_targets;
 
 #endif /* PIDFD_INTERNAL_H */

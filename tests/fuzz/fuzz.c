@@ -511,7 +511,8 @@ static bool errno_in(int err, const int *list)
 static bool allowed_errno(enum fd_kind kind, unsigned int cmd, int err)
 {
 	static const int open_errs[] = {
-		EFAULT, EINVAL, ESRCH, E2BIG, EMFILE, ENFILE, ENOMEM, 0
+		EFAULT, EINVAL, ESRCH, E2BIG, EMFILE, ENFILE, ENOMEM, EPERM,
+		EACCES, 0
 	};
 	static const int signal_errs[] = {
 		EFAULT, EINVAL, EPERM, ESRCH, E2BIG, EACCES, EAGAIN, ENOMEM, 0

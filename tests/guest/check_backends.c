@@ -524,6 +524,19 @@ static void assert_exited(const siginfo_t *si, pid_t pid, int code)
 	ck_assert_int_eq(si->si_status, code);
 }
 
+/* No child at all: this process's children list is empty. */
+static void assert_no_children(void)
+{
+	char path[64], buf[64] = "";
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/children", gettid());
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(read(fd, buf, sizeof(buf)), 0);
+	close(fd);
+}
+
 START_TEST(fork_and_waitid)
 {
 	struct pt_sync go;
@@ -562,6 +575,36 @@ START_TEST(fork_and_waitid)
 }
 END_TEST
 
+/*
+ * PIDFD_AUTOKILL: the module's pidfd kills the child when closed (root
+ * here: CAP_SYS_ADMIN). The kernel's pidfd_open(2) has no such flag.
+ */
+START_TEST(fork_autokill)
+{
+	int pidfd = -1, status;
+	pid_t child;
+
+	child = libpidfd_fork(&pidfd, PIDFD_AUTOKILL);
+	if (child == 0)
+		for (;;)
+			pause();
+	if (backend == LIBPIDFD_BACKEND_NATIVE) {
+		/* Refused before the fork: no child. */
+		ck_assert_int_eq(child, -1);
+		ck_assert_int_eq(errno, EINVAL);
+		assert_no_children();
+		return;
+	}
+	ck_assert_int_gt(child, 0);
+	assert_names(pidfd, child, LIBPIDFD_BACKEND_MODULE);
+	ck_assert(pt_child_running(child));
+	close(pidfd);
+	ck_assert_int_eq(pt_waitpid(child, &status, 0), child);
+	ck_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	pt_dev_close();
+}
+END_TEST
+
 START_TEST(waitid_either_kind)
 {
 	pid_t child[2];
@@ -593,19 +636,6 @@ static uint64_t status_mask(pid_t pid, const char *key)
 	snprintf(path, sizeof(path), "/proc/%d/status", pid);
 	ck_assert_int_eq(pt_read_field(path, key, buf, sizeof(buf)), 0);
 	return strtoull(buf, NULL, 16);
-}
-
-/* No child at all: this process's children list is empty. */
-static void assert_no_children(void)
-{
-	char path[64], buf[64] = "";
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/children", gettid());
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(read(fd, buf, sizeof(buf)), 0);
-	close(fd);
 }
 
 START_TEST(spawn_keeps_the_callers_mask)
@@ -781,6 +811,7 @@ static Suite *backend_suite(const char *name)
 	tcase_add_test(tc, convert_races_recycling);
 	tc = pt_tcase(s, "children");
 	tcase_add_test(tc, fork_and_waitid);
+	tcase_add_test(tc, fork_autokill);
 	tcase_add_test(tc, waitid_either_kind);
 	tcase_add_test(tc, spawn_keeps_the_callers_mask);
 	tcase_add_test(tc, autoreaping_refused);

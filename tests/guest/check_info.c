@@ -18,7 +18,10 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 
 #define PID_CREDS (PIDFD_INFO_PID | PIDFD_INFO_CREDS)
@@ -251,17 +254,19 @@ START_TEST(info_supported_mask)
 {
 	struct pidfd_info info;
 	const uint64_t need = PIDFD_INFO_PID | PIDFD_INFO_CREDS |
-		PIDFD_INFO_CGROUPID | PIDFD_INFO_EXIT | PIDFD_INFO_SUPPORTED_MASK;
+		PIDFD_INFO_CGROUPID | PIDFD_INFO_EXIT | PIDFD_INFO_SUPPORTED_MASK |
+		PIDFD_INFO_COREDUMP | PIDFD_INFO_COREDUMP_SIGNAL |
+		PIDFD_INFO_COREDUMP_CODE;
 	int fd = pt_open_ok(getpid(), 0);
 
 	ck_assert_ok(pt_get_info(fd, &info, PIDFD_INFO_SUPPORTED_MASK));
 	ck_assert_msg(info.mask & PIDFD_INFO_SUPPORTED_MASK,
 		      "SUPPORTED_MASK not returned (mask %#llx)",
 		      (unsigned long long)info.mask);
-	ck_assert_msg((info.supported_mask & need) == need,
-		      "supported_mask %#llx lacks %#llx",
+	ck_assert_msg(info.supported_mask == need,
+		      "supported_mask %#llx, want %#llx",
 		      (unsigned long long)info.supported_mask,
-		      (unsigned long long)(need & ~info.supported_mask));
+		      (unsigned long long)need);
 	close(fd);
 }
 END_TEST
@@ -611,6 +616,289 @@ START_TEST(exit_open_races_reap)
 }
 END_TEST
 
+/* ---- core dumps ---------------------------------------------------- */
+
+#define DUMP_BITS (PIDFD_INFO_COREDUMP | PIDFD_INFO_COREDUMP_SIGNAL | \
+		   PIDFD_INFO_COREDUMP_CODE)
+#define CORE_PATTERN "/tmp/pt-core.%p"
+
+/* Dumps go to a file in the guest's /tmp, named by the pid. */
+static void set_core_pattern(void)
+{
+	static const char pattern[] = CORE_PATTERN "\n";
+	int fd = open("/proc/sys/kernel/core_pattern", O_WRONLY | O_CLOEXEC);
+
+	ck_assert_msg(fd >= 0, "core_pattern: %m");
+	ck_assert_int_eq(write(fd, pattern, sizeof(pattern) - 1),
+			 (ssize_t)sizeof(pattern) - 1);
+	close(fd);
+}
+
+/* 7.x keeps the dumpability in the task until it is reaped, older in its mm. */
+static bool zombie_keeps_dumpable(void)
+{
+	struct utsname u;
+
+	ck_assert_ok(uname(&u));
+	return atoi(u.release) >= 7;
+}
+
+enum crash { CLEAN_EXIT, CRASH_SEGV, CRASH_ABRT };
+
+/*
+ * The child's dumpability: as a plain process; off (PR_SET_DUMPABLE 0); or
+ * root's, after changing uids with fs.suid_dumpable 2.
+ */
+enum dumpable { AS_USER, DUMP_OFF, AS_ROOT };
+
+static const unsigned int dumpable_bit[] = {
+	[AS_USER] = PIDFD_COREDUMP_USER,
+	[DUMP_OFF] = PIDFD_COREDUMP_SKIP,
+	[AS_ROOT] = PIDFD_COREDUMP_ROOT,
+};
+
+/* Sets fs.suid_dumpable; returns the old value. */
+static int set_suid_dumpable(int value)
+{
+	char buf[16];
+	int fd, old;
+	ssize_t n;
+
+	fd = open("/proc/sys/fs/suid_dumpable", O_RDWR | O_CLOEXEC);
+	ck_assert_msg(fd >= 0, "suid_dumpable: %m");
+	n = read(fd, buf, sizeof(buf) - 1);
+	ck_assert_int_gt(n, 0);
+	buf[n] = '\0';
+	old = atoi(buf);
+	n = snprintf(buf, sizeof(buf), "%d\n", value);
+	ck_assert_int_eq(pwrite(fd, buf, n, 0), n);
+	close(fd);
+	return old;
+}
+
+/*
+ * A child that, on command, exits cleanly or crashes with core dumps
+ * enabled (RLIMIT_CORE unlimited) or disabled (RLIMIT_CORE 0, or
+ * @mode DUMP_OFF).
+ */
+static pid_t fork_crasher(struct pt_sync *ready, struct pt_sync *go,
+			  enum crash how, bool limit, enum dumpable mode)
+{
+	pid_t pid = pt_fork();
+
+	if (pid == 0) {
+		struct rlimit rl = { limit ? RLIM_INFINITY : 0,
+				     limit ? RLIM_INFINITY : 0 };
+
+		if (setrlimit(RLIMIT_CORE, &rl))
+			_exit(90);
+		if (mode == DUMP_OFF && prctl(PR_SET_DUMPABLE, 0))
+			_exit(91);
+		if (mode == AS_ROOT && pt_drop_privs(1000, 1000))
+			_exit(92);
+		pt_sync_put(ready, 1);
+		pt_sync_get(go, 60000);
+		if (how == CRASH_SEGV) {
+			/* through a variable: the compiler sees no constant */
+			volatile uintptr_t unmapped = 8;
+
+			*(volatile int *)unmapped = 1;
+		}
+		else if (how == CRASH_ABRT)
+			abort();
+		_exit(0);
+	}
+	ck_assert_int_gt(pid, 0);
+	ck_assert_int_eq(pt_sync_get(ready, 10000), 1);
+	return pid;
+}
+
+/*
+ * A native pidfd of @pid where the kernel has PIDFD_INFO_COREDUMP (7.x
+ * here), to hold the module's answers against; else -1.
+ */
+static int native_coredump_pidfd(pid_t pid)
+{
+	struct pidfd_info info = { .mask = PIDFD_INFO_SUPPORTED_MASK };
+	int fd = syscall(SYS_pidfd_open, pid, 0);
+
+	if (fd < 0)
+		return -1;
+	if (ioctl(fd, PIDFD_GET_INFO, &info) ||
+	    !(info.mask & PIDFD_INFO_SUPPORTED_MASK) ||
+	    !(info.supported_mask & PIDFD_INFO_COREDUMP)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void native_info(int fd, struct pidfd_info *info, uint64_t mask)
+{
+	memset(info, 0, sizeof(*info));
+	info->mask = mask;
+	ck_assert_msg(ioctl(fd, PIDFD_GET_INFO, info) == 0, "native: %m");
+}
+
+/* The kernel answers as the module does. */
+static void assert_same_as_native(int nfd, const struct pidfd_info *info,
+				  uint64_t mask)
+{
+	struct pidfd_info n;
+
+	if (nfd < 0)
+		return;
+	native_info(nfd, &n, mask);
+	ck_assert_uint_eq(n.mask & DUMP_BITS, info->mask & DUMP_BITS);
+	ck_assert_uint_eq(n.coredump_mask, info->coredump_mask);
+}
+
+static void assert_dump_info(const struct pidfd_info *info, int sig, int code,
+			     unsigned int mode_bit)
+{
+	ck_assert_msg((info->mask & DUMP_BITS) == DUMP_BITS, "mask %#llx",
+		      (unsigned long long)info->mask);
+	ck_assert_uint_eq(info->coredump_mask, PIDFD_COREDUMPED | mode_bit);
+	ck_assert_int_eq(info->coredump_signal, sig);
+	/* a __u32 field holds the signed si_code */
+	ck_assert_int_eq((int)info->coredump_code, code);
+}
+
+/*
+ * Alive: the mode a dump would be made in. Exited with a dump: the dump,
+ * its signal and si_code, as a zombie and after the reap. Exited without
+ * one: nothing once reaped.
+ */
+static void coredump_case(enum crash how, bool limit, enum dumpable mode)
+{
+	static const int sigs[] = { [CRASH_SEGV] = SIGSEGV,
+				    [CRASH_ABRT] = SIGABRT };
+	/* a fault on an unmapped address; abort() raises with tgkill */
+	static const int codes[] = { [CRASH_SEGV] = SEGV_MAPERR,
+				     [CRASH_ABRT] = SI_TKILL };
+	bool dump = how != CLEAN_EXIT && limit && mode != DUMP_OFF;
+	unsigned int mode_bit = dumpable_bit[mode];
+	int old_suid_dumpable = -1;
+	char core[64];
+	struct pidfd_info info, n;
+	struct pt_sync ready, go;
+	struct stat st;
+	int fd, nfd, status;
+	pid_t pid;
+
+	set_core_pattern();
+	pt_sync_init(&ready);
+	pt_sync_init(&go);
+	if (mode == AS_ROOT)
+		old_suid_dumpable = set_suid_dumpable(2);
+	pid = fork_crasher(&ready, &go, how, limit, mode);
+	if (mode == AS_ROOT)
+		set_suid_dumpable(old_suid_dumpable);
+	snprintf(core, sizeof(core), "/tmp/pt-core.%d", pid);
+	fd = pt_open_ok(pid, 0);
+	nfd = native_coredump_pidfd(pid);
+
+	ck_assert_ok(pt_get_info(fd, &info, PIDFD_INFO_COREDUMP));
+	ck_assert_uint_eq(info.mask & DUMP_BITS, PIDFD_INFO_COREDUMP);
+	ck_assert_uint_eq(info.coredump_mask, mode_bit);
+	assert_same_as_native(nfd, &info, PIDFD_INFO_COREDUMP);
+	/* not asked: not given */
+	ck_assert_ok(pt_get_info(fd, &info, PIDFD_INFO_EXIT));
+	ck_assert_uint_eq(info.mask & DUMP_BITS, 0);
+
+	pt_sync_put(&go, 1);
+	ck_assert_ok(pt_wait_zombie(pid));
+	ck_assert_ok(pt_get_info(fd, &info, PIDFD_INFO_COREDUMP));
+	if (dump) {
+		assert_dump_info(&info, sigs[how], codes[how], mode_bit);
+		/* upstream records no dump to a file: the dumpability */
+		if (nfd >= 0) {
+			native_info(nfd, &n, PIDFD_INFO_COREDUMP);
+			ck_assert_uint_eq(n.mask & DUMP_BITS, PIDFD_INFO_COREDUMP);
+			ck_assert_uint_eq(n.coredump_mask, mode_bit);
+		}
+	} else if (zombie_keeps_dumpable()) {
+		ck_assert_uint_eq(info.mask & DUMP_BITS, PIDFD_INFO_COREDUMP);
+		ck_assert_uint_eq(info.coredump_mask, mode_bit);
+		assert_same_as_native(nfd, &info, PIDFD_INFO_COREDUMP);
+	} else {
+		ck_assert_uint_eq(info.mask & DUMP_BITS, 0);
+	}
+
+	ck_assert_int_eq(pt_waitpid(pid, &status, 0), pid);
+	if (how == CLEAN_EXIT) {
+		ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	} else {
+		ck_assert(WIFSIGNALED(status));
+		ck_assert_int_eq(WTERMSIG(status), sigs[how]);
+	}
+	ck_assert_int_eq(!!WCOREDUMP(status), dump);
+	ck_assert_int_eq(stat(core, &st) == 0, dump);
+	unlink(core);
+
+	ck_assert_errno(pt_get_info(fd, &info, PIDFD_INFO_COREDUMP), ESRCH);
+	ck_assert_ok(pt_get_info(fd, &info, PIDFD_INFO_EXIT | PIDFD_INFO_COREDUMP));
+	ck_assert(info.mask & PIDFD_INFO_EXIT);
+	ck_assert_int_eq(info.exit_code, status);
+	if (dump) {
+		assert_dump_info(&info, sigs[how], codes[how], mode_bit);
+		if (nfd >= 0) {
+			native_info(nfd, &n, PIDFD_INFO_EXIT | PIDFD_INFO_COREDUMP);
+			ck_assert_int_eq(n.exit_code, status);
+			ck_assert_uint_eq(n.mask & DUMP_BITS, 0);
+		}
+	} else {
+		ck_assert_uint_eq(info.mask & DUMP_BITS, 0);
+		assert_same_as_native(nfd, &info,
+				      PIDFD_INFO_EXIT | PIDFD_INFO_COREDUMP);
+	}
+	if (nfd >= 0) {
+		printf("[info] coredump case %d: held against the kernel's own pidfd\n",
+		       how);
+		close(nfd);
+	}
+	close(fd);
+	pt_sync_close(&ready);
+	pt_sync_close(&go);
+}
+
+START_TEST(coredump_segv)
+{
+	coredump_case(CRASH_SEGV, true, AS_USER);
+}
+END_TEST
+
+/* fs.suid_dumpable 2 after a uid change: dumped as root */
+START_TEST(coredump_segv_as_root)
+{
+	coredump_case(CRASH_SEGV, true, AS_ROOT);
+}
+END_TEST
+
+START_TEST(coredump_abort)
+{
+	coredump_case(CRASH_ABRT, true, AS_USER);
+}
+END_TEST
+
+START_TEST(coredump_segv_no_limit)
+{
+	coredump_case(CRASH_SEGV, false, AS_USER);
+}
+END_TEST
+
+START_TEST(coredump_abort_undumpable)
+{
+	coredump_case(CRASH_ABRT, true, DUMP_OFF);
+}
+END_TEST
+
+START_TEST(coredump_clean_exit)
+{
+	coredump_case(CLEAN_EXIT, true, AS_USER);
+}
+END_TEST
+
 static Suite *info_suite(void)
 {
 	Suite *s = suite_create("info");
@@ -638,6 +926,14 @@ static Suite *info_suite(void)
 	tcase_add_test(tc, exit_thread_exec_leader_gone);
 	tcase_add_test(tc, exit_thread_own_code_group_exit_after);
 	tcase_add_test(tc, exit_open_races_reap);
+
+	tc = pt_tcase(s, "coredump");
+	tcase_add_test(tc, coredump_segv);
+	tcase_add_test(tc, coredump_segv_as_root);
+	tcase_add_test(tc, coredump_abort);
+	tcase_add_test(tc, coredump_segv_no_limit);
+	tcase_add_test(tc, coredump_abort_undumpable);
+	tcase_add_test(tc, coredump_clean_exit);
 	return s;
 }
 

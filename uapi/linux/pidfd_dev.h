@@ -29,6 +29,14 @@
 #ifndef PIDFD_THREAD
 #define PIDFD_THREAD	O_EXCL
 #endif
+/*
+ * Kill the process (SIGKILL) when the last reference to this pidfd's file
+ * is closed. Upstream 7.2's value (it offers it only through clone3()'s
+ * CLONE_PIDFD_AUTOKILL); the rules are in docs/abi.md.
+ */
+#ifndef PIDFD_AUTOKILL
+#define PIDFD_AUTOKILL	O_TRUNC
+#endif
 
 /* Flags for PIDFD_DEV_SEND_SIGNAL, as pidfd_send_signal(2) takes them. */
 #ifndef PIDFD_SIGNAL_THREAD
@@ -50,7 +58,7 @@
 /**
  * struct pidfd_open_args - argument of PIDFD_DEV_OPEN
  * @pid:   process or thread ID in the caller's pid namespace
- * @flags: 0, PIDFD_NONBLOCK and/or PIDFD_THREAD
+ * @flags: 0, PIDFD_NONBLOCK, PIDFD_THREAD, PIDFD_AUTOKILL
  *
  * Extensible: the size is taken from the command number; a larger struct
  * must have its unknown tail zeroed.
@@ -159,6 +167,14 @@ struct pidfd_info {
 
 #define PIDFD_GET_INFO	_IOWR(PIDFS_IOCTL_MAGIC, 11, struct pidfd_info)
 #endif /* PIDFD_GET_INFO */
+
+/* Values of pidfd_info's coredump_mask, as upstream (6.16) has them. */
+#ifndef PIDFD_COREDUMPED
+#define PIDFD_COREDUMPED	_BITUL(0)	/* a core dump was made... */
+#define PIDFD_COREDUMP_SKIP	_BITUL(1)	/* dumps are disabled */
+#define PIDFD_COREDUMP_USER	_BITUL(2)	/* ...as the user */
+#define PIDFD_COREDUMP_ROOT	_BITUL(3)	/* ...as root */
+#endif
 
 /*
  * On a pidfd: the namespace ioctls of upstream 6.11, with its numbers. The

@@ -180,9 +180,10 @@ int libpidfd_to_module(int pidfd);
 
 /*
  * fork(2) that also returns the child's pidfd in *@pidfd (close-on-exec,
- * of the backend's kind) in the parent; 0 in the child. @flags: 0 or
- * PIDFD_NONBLOCK, for the pidfd. The pidfd is opened before the parent
- * can reap the child, so it names the child. errno ECHILD, and no child,
+ * of the backend's kind) in the parent; 0 in the child. @flags: 0,
+ * PIDFD_NONBLOCK, PIDFD_AUTOKILL (a module pidfd that kills the child
+ * when closed: docs/libpidfd.md), for the pidfd. The pidfd is opened
+ * before the parent can reap the child, so it names the child. errno ECHILD, and no child,
  * when SIGCHLD is ignored or SA_NOCLDWAIT is set (the kernel would reap
  * the child itself); EINVAL for other @flags. Another thread of the
  * caller that waits for any child (wait(-1)) can still reap it first.

@@ -21,7 +21,7 @@
 #include "internal.h"
 
 /* The pidfd flags a child's pidfd may be opened with. */
-#define FORK_FLAGS	PIDFD_NONBLOCK
+#define FORK_FLAGS	(PIDFD_NONBLOCK | PIDFD_AUTOKILL)
 
 /* Whether the kernel reaps our children without a wait. */
 static bool children_reap_themselves(void)
@@ -50,6 +50,11 @@ static int enter_window(unsigned int flags, sigset_t *old)
 	kind = libpidfd_priv_open_kind(flags);
 	if (kind < 0)
 		return -1;
+	if (kind == LIBPIDFD_BACKEND_NATIVE && (flags & PIDFD_AUTOKILL)) {
+		/* Only the module has it: say so before making a child. */
+		errno = EINVAL;
+		return -1;
+	}
 	if (kind == LIBPIDFD_BACKEND_MODULE && libpidfd_probe() < 0)
 		return -1;
 	if (kind == LIBPIDFD_BACKEND_NATIVE && !libpidfd_priv_native()->open) {
