@@ -45,14 +45,16 @@ static void pidfd_autokill(struct pid *pid, const struct cred *cred)
 
 static int pidfd_release(struct inode *inode, struct file *file)
 {
-	struct pidfd_file *pf = file->private_data;
+	struct pidfd_target *target = pidfd_file_target(file);
 
-	if (pf->autokill_cred) {
-		pidfd_autokill(pf->target->pid, pf->autokill_cred);
-		put_cred(pf->autokill_cred);
+	if (file->f_flags & PIDFD_AUTOKILL) {
+		struct pidfd_autokill_file *ak = file->private_data;
+
+		pidfd_autokill(target->pid, ak->cred);
+		put_cred(ak->cred);
+		kfree(ak);
 	}
-	pidfd_target_put(pf->target);
-	kfree(pf);
+	pidfd_target_put(target);
 	atomic_dec(&pidfd_live_files);
 	return 0;
 }
@@ -161,44 +163,50 @@ static const struct file_operations pidfd_file_fops = {
  */
 int pidfd_install(struct pid *pid, unsigned int flags)
 {
-	struct pidfd_file *pf;
+	struct pidfd_autokill_file *ak = NULL;
+	struct pidfd_target *target;
 	struct file *file;
 	int fd;
 
-	pf = kzalloc(sizeof(*pf), GFP_KERNEL_ACCOUNT);
-	if (!pf)
-		return -ENOMEM;
-	pf->target = pidfd_target_get(pid);
-	if (IS_ERR(pf->target)) {
-		fd = PTR_ERR(pf->target);
-		goto err_free;
+	target = pidfd_target_get(pid);
+	if (IS_ERR(target))
+		return PTR_ERR(target);
+	if (flags & PIDFD_AUTOKILL) {
+		ak = kmalloc(sizeof(*ak), GFP_KERNEL_ACCOUNT);
+		if (!ak) {
+			fd = -ENOMEM;
+			goto err_put_target;
+		}
+		ak->target = target;
 	}
 
 	fd = get_unused_fd_flags(O_CLOEXEC);
 	if (fd < 0)
-		goto err_put_target;
+		goto err_free;
 
-	file = anon_inode_getfile("[pidfd]", &pidfd_file_fops, pf,
+	file = anon_inode_getfile("[pidfd]", &pidfd_file_fops,
+				  ak ? (void *)ak : target,
 				  O_RDWR | (flags & PIDFD_NONBLOCK));
 	if (IS_ERR(file)) {
 		put_unused_fd(fd);
 		fd = PTR_ERR(file);
-		goto err_put_target;
+		goto err_free;
 	}
 	/*
 	 * anon_inode_getfile() keeps only O_ACCMODE and O_NONBLOCK; the
-	 * others show in F_GETFL as upstream's do.
+	 * others show in F_GETFL as upstream's do, and PIDFD_AUTOKILL says
+	 * what the private data is (nobody sees the file before fd_install).
 	 */
 	file->f_flags |= flags & (PIDFD_THREAD | PIDFD_AUTOKILL);
-	if (flags & PIDFD_AUTOKILL)
-		pf->autokill_cred = get_current_cred();
+	if (ak)
+		ak->cred = get_current_cred();
 	atomic_inc(&pidfd_live_files);
 	fd_install(fd, file);
 	return fd;
 
-err_put_target:
-	pidfd_target_put(pf->target);
 err_free:
-	kfree(pf);
+	kfree(ak);
+err_put_target:
+	pidfd_target_put(target);
 	return fd;
 }

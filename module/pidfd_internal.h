@@ -61,12 +61,14 @@ struct pidfd_exit_record {
 };
 
 /*
- * A pidfd file's private data: its target, and for PIDFD_AUTOKILL the
- * opener's credentials, which the kill at the last close is checked as.
+ * A pidfd file's private data is its target. A PIDFD_AUTOKILL pidfd's
+ * (O_TRUNC in f_flags, which F_SETFL cannot change) is this instead: the
+ * target and the opener's credentials, which the kill at the last close
+ * is checked as. Only those pay for the extra allocation.
  */
-struct pidfd_file {
+struct pidfd_autokill_file {
 	struct pidfd_target *target;
-	const struct cred *autokill_cred;	/* counted reference, or NULL */
+	const struct cred *cred;	/* counted reference */
 };
 
 /* open.c: the /dev/pidfd side */
@@ -83,9 +85,12 @@ extern atomic_t pidfd_live_files;
  */
 static inline struct pidfd_target *pidfd_file_target(const struct file *file)
 {
-	const struct pidfd_file *pf = file->private_data;
+	if (unlikely(file->f_flags & PIDFD_AUTOKILL)) {
+		const struct pidfd_autokill_file *ak = file->private_data;
 
-	return pf->target;
+		return ak->target;
+	}
+	return file->private_data;
 }
 
 static inline struct pid *pidfd_file_pid(const struct file *file)
