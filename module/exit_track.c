@@ -566,6 +566,11 @@ int pidfd_exit_track_init(void)
 {
 	int i, err;
 
+	/* The record's layout keeps it at 72 bytes (pidfd_internal.h). */
+	BUILD_BUG_ON(!IS_ENABLED(CONFIG_DEBUG_SPINLOCK) &&
+		     !IS_ENABLED(CONFIG_DEBUG_LOCK_ALLOC) &&
+		     sizeof(struct pidfd_target) > 72);
+
 	/*
 	 * Any user can make the module allocate targets: charge them to the
 	 * caller's memory cgroup, as the kernel charges its files.

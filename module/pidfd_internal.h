@@ -34,18 +34,20 @@ struct pidfd_target {
 
 	/* Taken in the tracepoint probes (raw: they must not sleep on RT). */
 	raw_spinlock_t lock;
-	/* Written and read under @lock. */
+	/*
+	 * Written and read under @lock. The dump_* fields: the last fatal,
+	 * core-dumping signal the process dequeued with a pidfd open
+	 * (signal_deliver), and its dumpability then: what a dump it starts
+	 * is made with. Recorded on the process's target. Small types, so
+	 * that the record stays at 72 bytes: any user can make the kernel
+	 * keep one per process.
+	 */
 	bool released;			/* the pid's last task was freed */
 	bool exit_recorded;
+	bool dump_signal_seen;
+	s8 dump_mode;			/* PIDFD_DUMPABLE_*, or -1 */
 	int exit_code;			/* wait(2) status */
 	u64 exit_cgroupid;
-	/*
-	 * The last fatal, core-dumping signal the process dequeued with a
-	 * pidfd open (signal_deliver), and its dumpability then: what a
-	 * dump it starts is made with. Recorded on the process's target.
-	 */
-	bool dump_signal_seen;
-	int dump_mode;			/* PIDFD_DUMPABLE_*, or -1 */
 	int dump_signal;
 	int dump_code;			/* its si_code */
 };
