@@ -73,6 +73,13 @@ static struct file *open_proc_entry_once(const struct path *root,
 
 	dir = pidfd_file_open_root(root, name, *path ?
 				   O_RDONLY | O_DIRECTORY | O_NOFOLLOW : flags);
+	/*
+	 * procfs's permission check answers ESRCH for a directory whose
+	 * task has gone: a dentry the same race bound to the exec'ing
+	 * thread's old pid. The next walk's revalidation drops it.
+	 */
+	if (dir == ERR_PTR(-ESRCH))
+		return ERR_PTR(-ENOENT);
 	if (IS_ERR(dir))
 		return dir;
 	shown = pidfd_procdir_number(dir);
