@@ -19,12 +19,12 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <libpidfd.h>
 
+#include "diff_backend.h"
 #include "pidfd_test.h"
 
 extern char **environ;
@@ -32,35 +32,8 @@ extern char **environ;
 /* The backend this run of the suite tests (set in main, inherited). */
 static int backend;
 
-static int native_open(pid_t pid, unsigned int flags)
-{
-	return (int)syscall(SYS_pidfd_open, pid, flags);
-}
-
-static bool kernel_has_thread_pidfds(void)
-{
-	int fd = native_open(gettid(), PIDFD_THREAD);
-
-	if (fd < 0)
-		return false;
-	close(fd);
-	return true;
-}
-
-/* Whether the kernel's pidfds report a reaped process's exit status. */
-static bool kernel_reports_exit(void)
-{
-	struct pidfd_info info = { .mask = PIDFD_INFO_SUPPORTED_MASK };
-	int fd = native_open(getpid(), 0);
-	bool ok;
-
-	ck_assert_int_ge(fd, 0);
-	ok = ioctl(fd, PIDFD_GET_INFO, &info) == 0 &&
-	     (info.mask & PIDFD_INFO_SUPPORTED_MASK) &&
-	     (info.supported_mask & PIDFD_INFO_EXIT);
-	close(fd);
-	return ok;
-}
+/* What the running kernel's own pidfd calls can do (probed in main). */
+static const struct db_features *F;
 
 /*
  * The kind of pidfd libpidfd_open(..., flags) must make: auto takes the
@@ -71,10 +44,10 @@ static int expected_kind(unsigned int flags)
 {
 	if (backend != LIBPIDFD_BACKEND_AUTO)
 		return backend;
-	if ((flags & PIDFD_THREAD) && !kernel_has_thread_pidfds())
+	if ((flags & PIDFD_THREAD) && !F->thread)
 		return LIBPIDFD_BACKEND_MODULE;
-	return kernel_reports_exit() ? LIBPIDFD_BACKEND_NATIVE
-				     : LIBPIDFD_BACKEND_MODULE;
+	return F->supported_exit ? LIBPIDFD_BACKEND_NATIVE
+				 : LIBPIDFD_BACKEND_MODULE;
 }
 
 /* Whether this process has /dev/pidfd open (the library's control fd). */
@@ -144,7 +117,7 @@ START_TEST(open_makes_the_backends_kind)
 	ck_assert(fcntl(fd, F_GETFL) & O_NONBLOCK);
 	close(fd);
 
-	if (backend == LIBPIDFD_BACKEND_NATIVE && !kernel_has_thread_pidfds()) {
+	if (backend == LIBPIDFD_BACKEND_NATIVE && !F->thread) {
 		/* The kernel's own answer, as pidfd_open(2) gives it. */
 		ck_assert_errno(libpidfd_open(tid, PIDFD_THREAD), EINVAL);
 	} else {
@@ -197,18 +170,6 @@ static uint64_t shared_pending(pid_t pid)
 
 #define SIGBIT(sig) (1ULL << ((sig) - 1))
 
-static bool kernel_has_signal_scopes(void)
-{
-	int self = native_open(getpid(), 0);
-	bool ok;
-
-	ck_assert_int_ge(self, 0);
-	ok = syscall(SYS_pidfd_send_signal, self, 0, NULL,
-		     PIDFD_SIGNAL_THREAD_GROUP) == 0;
-	close(self);
-	return ok;
-}
-
 START_TEST(signal_through_either_kind)
 {
 	int kind;
@@ -216,13 +177,13 @@ START_TEST(signal_through_either_kind)
 	for (kind = 0; kind < 2; kind++) {
 		bool native = kind == 0;
 		pid_t child = fork_blocking_child();
-		int fd = native ? ck_assert_ok(native_open(child, 0))
+		int fd = native ? ck_assert_ok(db_sys_pidfd_open(child, 0))
 				: pt_open_ok(child, 0);
 
 		ck_assert_int_eq(libpidfd_send_signal(fd, SIGUSR1, NULL, 0), 0);
 		ck_assert_int_eq(shared_pending(child), SIGBIT(SIGUSR1));
 		if (native && backend == LIBPIDFD_BACKEND_NATIVE &&
-		    !kernel_has_signal_scopes()) {
+		    !F->signal_flags) {
 			/* The kernel's own answer to flags it lacks. */
 			ck_assert_errno(libpidfd_send_signal(fd, SIGUSR2, NULL,
 							     PIDFD_SIGNAL_THREAD_GROUP),
@@ -294,7 +255,7 @@ START_TEST(convert_thread_pidfd)
 	int module, native;
 
 	module = pt_open_ok(tid, PIDFD_THREAD);
-	if (!kernel_has_thread_pidfds()) {
+	if (!F->thread) {
 		ck_assert_errno(libpidfd_to_native(module), EINVAL);
 	} else {
 		native = ck_assert_ok(libpidfd_to_native(module));
@@ -325,7 +286,7 @@ static int recycled_main(void *arg)
 		_exit(0);
 	PT_CHECK(pid == PT_PID_RECYCLE, "got pid %d", pid);
 	module = pt_open(pid, 0);
-	native = native_open(pid, 0);
+	native = db_sys_pidfd_open(pid, 0);
 	PT_CHECK(module >= 0 && native >= 0, "open: %m");
 	PT_CHECK(pt_reap(pid) == 0, "reap");
 	decoy = pt_fork_at(PT_PID_RECYCLE);
@@ -473,7 +434,7 @@ START_TEST(self_sentinels)
 	ck_assert_int_eq(libpidfd_getpid(PIDFD_SELF_THREAD), gettid());
 	ck_assert_int_eq(libpidfd_send_signal(PIDFD_SELF_THREAD_GROUP,
 					      SIGUSR1, NULL, 0), 0);
-	if (backend == LIBPIDFD_BACKEND_NATIVE && !kernel_has_thread_pidfds()) {
+	if (backend == LIBPIDFD_BACKEND_NATIVE && !F->thread) {
 		ck_assert_errno(libpidfd_send_signal(PIDFD_SELF_THREAD, SIGUSR2,
 						     NULL, 0), EINVAL);
 	} else {
@@ -483,7 +444,7 @@ START_TEST(self_sentinels)
 	ck_assert_int_eq(pt_thread_pending(getpid(), gettid(), &thread,
 					   &shared), 0);
 	ck_assert_int_eq(shared, SIGBIT(SIGUSR1));
-	if (!(backend == LIBPIDFD_BACKEND_NATIVE && !kernel_has_thread_pidfds()))
+	if (!(backend == LIBPIDFD_BACKEND_NATIVE && !F->thread))
 		ck_assert_int_eq(thread, SIGBIT(SIGUSR2));
 
 	fd = ck_assert_ok(libpidfd_to_native(PIDFD_SELF_THREAD_GROUP));
@@ -495,7 +456,7 @@ START_TEST(self_sentinels)
 			ECHILD);
 
 	memset(&info, 0, sizeof(info));
-	fd = native_open(getpid(), 0);
+	fd = db_sys_pidfd_open(getpid(), 0);
 	err = kernel_answer(fd, PIDFD_GET_INFO, &info);
 	if (err && backend == LIBPIDFD_BACKEND_NATIVE) {
 		ck_assert_errno(libpidfd_get_info(PIDFD_SELF_THREAD_GROUP,
@@ -614,7 +575,7 @@ START_TEST(waitid_either_kind)
 	for (i = 0; i < 2; i++) {
 		child[i] = pt_fork_exit(7 + i);
 		fds[i] = i ? pt_open_ok(child[i], 0)
-			   : ck_assert_ok(native_open(child[i], 0));
+			   : ck_assert_ok(db_sys_pidfd_open(child[i], 0));
 	}
 	for (i = 0; i < 2; i++) {
 		ck_assert_int_eq(libpidfd_waitid(fds[i], &si, WEXITED), 0);
@@ -707,7 +668,7 @@ START_TEST(exit_status_of_native_pidfd)
 	struct pidfd_info info = { .mask = PIDFD_INFO_EXIT };
 	int native, module, status = -1;
 
-	native = ck_assert_ok(native_open(child, 0));
+	native = ck_assert_ok(db_sys_pidfd_open(child, 0));
 	module = pt_open_ok(child, 0);
 	ck_assert_int_eq(pt_reap(child), 3);
 	ck_assert_int_eq(libpidfd_exit_status(module, &status), 0);
@@ -749,7 +710,7 @@ START_TEST(native_pidfd_everywhere)
 	char path[64];
 	int native, fd, err, dirfd;
 
-	native = ck_assert_ok(native_open(child, 0));
+	native = ck_assert_ok(db_sys_pidfd_open(child, 0));
 
 	memset(&info, 0, sizeof(info));
 	err = kernel_answer(native, PIDFD_GET_INFO, &info);
@@ -834,6 +795,7 @@ int main(void)
 	int failed = 0;
 	size_t i;
 
+	F = db_features();
 	for (i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
 		backend = runs[i].backend;
 		if (libpidfd_set_backend(backend) < 0)

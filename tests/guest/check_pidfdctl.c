@@ -15,12 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 /* pt_fork(): children without Check's signal handlers */
+#include "diff_backend.h"
 #include "pidfd_test.h"
 
 #define WAIT_MS 10000
@@ -206,21 +206,6 @@ START_TEST(wait_non_child_exit_status)
 }
 END_TEST
 
-/* Whether the kernel's own pidfds report a reaped process's exit. */
-static bool kernel_reports_exit(void)
-{
-	struct pidfd_info info = { .mask = PIDFD_INFO_SUPPORTED_MASK };
-	int fd = (int)syscall(SYS_pidfd_open, getpid(), 0);
-	bool ok;
-
-	ck_assert_int_ge(fd, 0);
-	ok = ioctl(fd, PIDFD_GET_INFO, &info) == 0 &&
-	     (info.mask & PIDFD_INFO_SUPPORTED_MASK) &&
-	     (info.supported_mask & PIDFD_INFO_EXIT);
-	close(fd);
-	return ok;
-}
-
 /*
  * --verbose names the kind of pidfd: by default the kernel's where its
  * pidfds keep the exit status, the module's elsewhere; the module's with
@@ -239,7 +224,7 @@ START_TEST(verbose_names_the_backend)
 	itoa_buf(getpid(), pidtext);
 	ck_assert_int_eq(RUN(&r, "kill", "-v", "-s", "0", pidtext), 0);
 	snprintf(want, sizeof(want), "pidfdctl: %s: %s\n", pidtext,
-		 kernel_reports_exit() ? kernels : modules);
+		 db_features()->supported_exit ? kernels : modules);
 	ck_assert_str_eq(r.stderr_text, want);
 	ck_assert_int_eq(RUN(&r, "kill", "--backend", "module", "-v", "-s", "0",
 			     pidtext), 0);
@@ -252,7 +237,7 @@ START_TEST(verbose_names_the_backend)
 	wait_for_pidfd_in(r.pid, g);
 	ck_assert_int_eq(write(go, "x", 1), 1);
 	ck_assert_int_eq(finish(&r), 0);
-	if (kernel_reports_exit())
+	if (db_features()->info_exit)
 		snprintf(want, sizeof(want), "%d: exited with status 43\n", g);
 	else
 		snprintf(want, sizeof(want), "%d: exited (status unavailable)\n",

@@ -102,26 +102,37 @@ static int open_self(int self, int kind)
 			 thread ? PIDFD_THREAD : 0);
 }
 
-int libpidfd_priv_hold(int pidfd, int kind, struct libpidfd_held *held)
+/* The kind @pidfd is; a sentinel is opened as whatever a call needs. */
+static int kind_of(int pidfd)
 {
-	int have;
+	if (libpidfd_priv_is_self(pidfd))
+		return LIBPIDFD_BACKEND_NATIVE;
+	return libpidfd_pidfd_backend(pidfd);
+}
 
+/* @pidfd, which is of kind @have, as a pidfd of @kind. */
+static int hold_as(int pidfd, int have, int kind, struct libpidfd_held *held)
+{
 	held->temporary = true;
 	if (libpidfd_priv_is_self(pidfd)) {
 		/* We are alive: opening by our own number cannot miss. */
 		held->fd = open_self(pidfd, kind);
-		return held->fd < 0 ? -1 : 0;
-	}
-	have = libpidfd_pidfd_backend(pidfd);
-	if (have < 0)
-		return -1;
-	if (have == kind) {
+	} else if (have == kind) {
 		held->fd = pidfd;
 		held->temporary = false;
-		return 0;
+	} else {
+		held->fd = convert(pidfd, have, kind);
 	}
-	held->fd = convert(pidfd, have, kind);
 	return held->fd < 0 ? -1 : 0;
+}
+
+int libpidfd_priv_hold(int pidfd, int kind, struct libpidfd_held *held)
+{
+	int have = kind_of(pidfd);
+
+	if (have < 0)
+		return -1;
+	return hold_as(pidfd, have, kind, held);
 }
 
 void libpidfd_priv_release(struct libpidfd_held *held)
@@ -134,22 +145,15 @@ void libpidfd_priv_release(struct libpidfd_held *held)
 	errno = saved;
 }
 
-int libpidfd_priv_route(int pidfd, bool native_can)
+/* Which kind a call on @pidfd (of kind @have) should act through. */
+static int route(int pidfd, int have, bool native_can)
 {
 	int backend = libpidfd_get_backend();
-	int have;
 
 	if (backend < 0)
 		return -1;
 	if (pidfd == PIDFD_SELF_THREAD && !libpidfd_priv_native()->thread)
 		native_can = false;
-	if (libpidfd_priv_is_self(pidfd)) {
-		have = LIBPIDFD_BACKEND_NATIVE;
-	} else {
-		have = libpidfd_pidfd_backend(pidfd);
-		if (have < 0)
-			return -1;
-	}
 	/* A module pidfd is served by the module that made it. */
 	if (have == LIBPIDFD_BACKEND_MODULE)
 		return have;
@@ -158,6 +162,19 @@ int libpidfd_priv_route(int pidfd, bool native_can)
 	if (native_can || backend == LIBPIDFD_BACKEND_NATIVE)
 		return LIBPIDFD_BACKEND_NATIVE;
 	return LIBPIDFD_BACKEND_MODULE;
+}
+
+int libpidfd_priv_take(int pidfd, bool native_can, struct libpidfd_held *held)
+{
+	int have = kind_of(pidfd);
+	int kind;
+
+	if (have < 0)
+		return -1;
+	kind = route(pidfd, have, native_can);
+	if (kind < 0 || hold_as(pidfd, have, kind, held) < 0)
+		return -1;
+	return kind;
 }
 
 static int to_kind(int pidfd, int kind)

@@ -43,14 +43,6 @@ LIBPIDFD_PRIVATE int libpidfd_priv_module_open(pid_t pid, unsigned int flags);
 LIBPIDFD_PRIVATE int libpidfd_priv_check_is_pidfd(int fd);
 
 /*
- * The kind of pidfd (LIBPIDFD_BACKEND_NATIVE or _MODULE) a call on
- * @pidfd should act through, given whether the kernel can do the call
- * natively: the pidfd's own kind unless the backend or the kernel says
- * otherwise. -1 with errno for a bad pidfd or LIBPIDFD_BACKEND.
- */
-LIBPIDFD_PRIVATE int libpidfd_priv_route(int pidfd, bool native_can);
-
-/*
  * @pidfd as a pidfd of @kind: the caller's own fd, or a temporary one
  * (PIDFD_SELF_*, or converted) that libpidfd_priv_release() closes.
  */
@@ -61,6 +53,17 @@ struct libpidfd_held {
 
 LIBPIDFD_PRIVATE int libpidfd_priv_hold(int pidfd, int kind,
 					struct libpidfd_held *held);
+
+/*
+ * Route a call on @pidfd and hold it for that route: the kind of pidfd
+ * (LIBPIDFD_BACKEND_NATIVE or _MODULE) the call acts through, given
+ * whether the kernel can do the call natively. That is the pidfd's own
+ * kind unless the backend or the kernel says otherwise. -1 with errno for
+ * a bad pidfd or LIBPIDFD_BACKEND, or a failed conversion.
+ */
+LIBPIDFD_PRIVATE int libpidfd_priv_take(int pidfd, bool native_can,
+					struct libpidfd_held *held);
+
 /*
  * Whether @pidfd (of @kind) still names a process that holds pid number
  * @nr in /proc's pid namespace and has not been reaped.

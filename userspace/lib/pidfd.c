@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The pidfd operations. Each goes to the kernel's own call or to the
- * module's ioctl (libpidfd_priv_route() decides; the pidfd is converted
+ * module's ioctl (libpidfd_priv_take() decides; the pidfd is converted
  * if it is of the other kind), with that side's errno unchanged.
  */
 #include <errno.h>
@@ -110,9 +110,9 @@ int libpidfd_send_signal(int pidfd, int sig, const siginfo_t *info,
 		errno = EINVAL;
 		return -1;
 	}
-	route = libpidfd_priv_route(pidfd, native->open &&
-				    (!flags || native->signal_scope));
-	if (route < 0 || libpidfd_priv_hold(pidfd, route, &held) < 0)
+	route = libpidfd_priv_take(pidfd, native->open &&
+				   (!flags || native->signal_scope), &held);
+	if (route < 0)
 		return -1;
 	if (route == LIBPIDFD_BACKEND_NATIVE)
 		ret = libpidfd_priv_sys_send_signal(held.fd, sig, info, flags);
@@ -127,16 +127,15 @@ int libpidfd_get_procfd(int pidfd, int procfd)
 	struct libpidfd_held held;
 	int route, ret;
 
-	route = libpidfd_priv_route(pidfd, false);
+	route = libpidfd_priv_take(pidfd, false, &held);
 	if (route < 0)
 		return -1;
 	if (route == LIBPIDFD_BACKEND_NATIVE) {
 		/* The kernel has no such call; only the module proves it. */
+		libpidfd_priv_release(&held);
 		errno = EOPNOTSUPP;
 		return -1;
 	}
-	if (libpidfd_priv_hold(pidfd, route, &held) < 0)
-		return -1;
 	ret = ioctl(held.fd, PIDFD_GET_PROCFD, procfd);
 	libpidfd_priv_release(&held);
 	return ret;
@@ -159,7 +158,7 @@ int libpidfd_open_procdir(int pidfd)
 int libpidfd_get_namespace(int pidfd, unsigned int cmd)
 {
 	struct libpidfd_held held;
-	int route, ret;
+	int ret;
 
 	/* _IO(0xFF, 1..10): refused here, never sent as another command. */
 	if (_IOC_DIR(cmd) != _IOC_NONE || _IOC_SIZE(cmd) ||
@@ -169,9 +168,8 @@ int libpidfd_get_namespace(int pidfd, unsigned int cmd)
 		errno = EINVAL;
 		return -1;
 	}
-	route = libpidfd_priv_route(pidfd,
-				    libpidfd_priv_native()->namespaces);
-	if (route < 0 || libpidfd_priv_hold(pidfd, route, &held) < 0)
+	if (libpidfd_priv_take(pidfd, libpidfd_priv_native()->namespaces,
+			       &held) < 0)
 		return -1;
 	/* Same command on both kinds: the module took upstream's numbers. */
 	ret = ioctl(held.fd, cmd, 0);
@@ -205,7 +203,7 @@ int libpidfd_get_info(int pidfd, struct pidfd_info *info, size_t size)
 	const struct libpidfd_native *native = libpidfd_priv_native();
 	struct libpidfd_held held;
 	__u64 wanted = 0;
-	int route, ret;
+	int ret;
 
 	if (size > IOC_SIZE_MAX) {
 		errno = E2BIG;
@@ -215,9 +213,8 @@ int libpidfd_get_info(int pidfd, struct pidfd_info *info, size_t size)
 	if (native->info && (INFO_ON_REQUEST & ~native->info_mask) &&
 	    read_own_memory(&wanted, info, sizeof(wanted)) == 0)
 		wanted &= INFO_ON_REQUEST;
-	route = libpidfd_priv_route(pidfd, native->info &&
-				    !(wanted & ~native->info_mask));
-	if (route < 0 || libpidfd_priv_hold(pidfd, route, &held) < 0)
+	if (libpidfd_priv_take(pidfd, native->info &&
+			       !(wanted & ~native->info_mask), &held) < 0)
 		return -1;
 	/*
 	 * PIDFD_GET_INFO with the caller's size in the command number: the
@@ -243,12 +240,12 @@ static int poll_exit(int pidfd, int timeout_ms);
 int libpidfd_wait_exit(int pidfd, int timeout_ms)
 {
 	struct libpidfd_held held;
-	int route, ret;
+	int ret;
 
 	if (!libpidfd_priv_is_self(pidfd))
 		return poll_exit(pidfd, timeout_ms);
-	route = libpidfd_priv_route(pidfd, libpidfd_priv_native()->open);
-	if (route < 0 || libpidfd_priv_hold(pidfd, route, &held) < 0)
+	if (libpidfd_priv_take(pidfd, libpidfd_priv_native()->open,
+			       &held) < 0)
 		return -1;
 	ret = poll_exit(held.fd, timeout_ms);
 	libpidfd_priv_release(&held);

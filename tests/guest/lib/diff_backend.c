@@ -352,6 +352,11 @@ const struct db_features *db_features(void)
 		f->signal_flags = db_sys_pidfd_send_signal(fd, 0, NULL,
 				PIDFD_SIGNAL_THREAD_GROUP) == 0;
 		f->get_info = db_get_info(DB_NATIVE, fd, &info, 0) == 0;
+		f->supported_exit = f->get_info &&
+			db_get_info(DB_NATIVE, fd, &info,
+				    PIDFD_INFO_SUPPORTED_MASK) == 0 &&
+			(info.mask & PIDFD_INFO_SUPPORTED_MASK) &&
+			(info.supported_mask & PIDFD_INFO_EXIT);
 		/* Our own pidfd: not our child, so ECHILD if P_PIDFD exists. */
 		memset(&si, 0, sizeof(si));
 		f->waitid = db_sys_waitid_pidfd(fd, &si, WEXITED | WNOHANG) < 0 &&

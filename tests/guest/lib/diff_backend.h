@@ -38,6 +38,8 @@ struct db_features {
 	bool pollhup;		/* POLLHUP once reaped: 6.9 */
 	bool get_info;		/* PIDFD_GET_INFO: 6.13 */
 	bool info_exit;		/* PIDFD_INFO_EXIT: 6.15 */
+	/* PIDFD_INFO_SUPPORTED_MASK names PIDFD_INFO_EXIT (what libpidfd asks) */
+	bool supported_exit;
 	int landlock_abi;	/* 0: none; >= 6: LANDLOCK_SCOPE_SIGNAL (6.12) */
 };
 
