@@ -15,7 +15,7 @@
  *  2. what processes that no pidfd names pay: fork+exit+wait and
  *     pthread_create+join with the module unloaded, loaded and idle, with
  *     one and with 100 000 pidfds open; and the time spent in the module's
- *     exit probes, from the function-graph tracer;
+ *     exit probes per call, from its probe-timing build;
  *  3. exit notification: many children in one epoll set, killed at once;
  *  4. kernel memory per pidfd (slab), and what of it is charged to the
  *     caller's memory cgroup.
@@ -37,7 +37,6 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
-#include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -47,7 +46,6 @@
 #include <linux/pidfd_dev.h>
 
 #define MODULE_NAME "pidfd"
-#define TRACEFS "/sys/kernel/tracing"
 #define BENCH_CGROUP "/sys/fs/cgroup/pidfd-bench"
 
 struct bench_config {
@@ -124,7 +122,7 @@ static double median(double *v, int n)
 }
 
 /*
- * Writes all of @text to @path (tracefs takes a list one word per write);
+ * Writes all of @text to @path (a short write is retried for the rest);
  * false with errno set if it could not.
  */
 static bool try_write_file(const char *path, const char *text)
@@ -526,6 +524,124 @@ static void bench_per_call(void)
 	}
 }
 
+/* ---- 1b. where the difference goes ---- */
+
+/*
+ * Each module call is an ioctl: system call entry, the file lookup, the
+ * LSMs' file_ioctl hook and the dispatch to the module, before the module
+ * does anything. The native calls are system calls of their own. Each
+ * side's entry is timed on its own, as the same call refused at once (an
+ * unknown command; bad flags), so that what remains of each call is the
+ * work done past the entry.
+ */
+enum entry_call {
+	ENTRY_MODULE_SIGNAL, ENTRY_NATIVE_SIGNAL, ENTRY_MODULE_OPEN,
+	ENTRY_NATIVE_OPEN, NENTRY
+};
+
+static int refused(long ret, int want)
+{
+	if (ret != -1 || errno != want) {
+		errno = EPROTO;
+		return -1;
+	}
+	return 0;
+}
+
+static int do_entry(enum entry_call c, int fd)
+{
+	switch (c) {
+	case ENTRY_MODULE_SIGNAL:
+		return refused(ioctl(fd, UNKNOWN_IOCTL), ENOTTY);
+	case ENTRY_NATIVE_SIGNAL:
+		return refused(syscall(SYS_pidfd_send_signal, fd, 0, NULL, ~0U),
+			       EINVAL);
+	case ENTRY_MODULE_OPEN:
+		/* getpid() as in the timed open */
+		return refused(getpid() > 0 ? ioctl(dev, UNKNOWN_IOCTL) : 0,
+			       ENOTTY);
+	case ENTRY_NATIVE_OPEN:
+		return refused(syscall(SYS_pidfd_open, getpid(), ~0U), EINVAL);
+	default:
+		return -1;
+	}
+}
+
+/* ns per call, or -errno; @fd is the side's own pidfd. */
+static double time_entry(enum entry_call c, int fd)
+{
+	int i, err = 0;
+	double t0 = now_ns();
+
+	for (i = 0; i < cfg->iterations && !err; i++)
+		if (do_entry(c, fd) < 0)
+			err = errno;
+	return err ? -err : (now_ns() - t0) / cfg->iterations;
+}
+
+static void print_breakdown(const char *what, double call_m, double call_n,
+			    double entry_m, double entry_n)
+{
+	char row[64];
+
+	snprintf(row, sizeof(row), "%s: entry", what);
+	print_ratio_row(row, entry_m, entry_n);
+	snprintf(row, sizeof(row), "%s: past the entry", what);
+	print_ratio_row(row, call_m - entry_m, call_n - entry_n);
+}
+
+static void bench_breakdown(void)
+{
+	double v[NENTRY + 4][16], m[NENTRY + 4];
+	int fd_m = module_open(getpid(), 0), fd_n = native_open(getpid(), 0);
+	int r, k, c;
+
+	if (fd_m < 0 || fd_n < 0)
+		die("open for the breakdown: %m");
+	printf("\n1b. where the difference goes, none open (ns), median of %d rounds in rotating order\n",
+	       cfg->rounds);
+	printf("  %-46s %12s %12s %7s\n", "", "module", "native", "ratio");
+	/* Untimed first pass, then rounds that rotate which call goes first. */
+	for (r = -1; r < cfg->rounds; r++)
+		for (k = 0; k < NENTRY + 4; k++) {
+			double t;
+
+			c = (k + (r < 0 ? 0 : r)) % (NENTRY + 4);
+			switch (c - NENTRY) {
+			case 0:
+				t = time_call(&module_side, CALL_SIGNAL0);
+				break;
+			case 1:
+				t = time_call(&native_side, CALL_SIGNAL0);
+				break;
+			case 2:
+				t = time_call(&module_side, CALL_OPEN_CLOSE);
+				break;
+			case 3:
+				t = time_call(&native_side, CALL_OPEN_CLOSE);
+				break;
+			default:
+				t = time_entry(c, c == ENTRY_MODULE_SIGNAL ||
+					       c == ENTRY_MODULE_OPEN ? fd_m : fd_n);
+			}
+			if (t < 0)
+				die("breakdown call %d: %s", c, strerror((int)-t));
+			if (r >= 0)
+				v[c][r] = t;
+		}
+	for (c = 0; c < NENTRY + 4; c++)
+		m[c] = median(v[c], cfg->rounds);
+	print_ratio_row("signal 0", m[NENTRY], m[NENTRY + 1]);
+	print_breakdown("signal 0", m[NENTRY], m[NENTRY + 1],
+			m[ENTRY_MODULE_SIGNAL], m[ENTRY_NATIVE_SIGNAL]);
+	print_ratio_row("open + close, another open", m[NENTRY + 2],
+			m[NENTRY + 3]);
+	print_breakdown("open + close", m[NENTRY + 2], m[NENTRY + 3],
+			m[ENTRY_MODULE_OPEN], m[ENTRY_NATIVE_OPEN]);
+	close(fd_m);
+	close(fd_n);
+}
+
 /* ---- 2. what tasks that no pidfd names pay ---- */
 
 static void *thread_noop(void *arg)
@@ -646,89 +762,95 @@ static void sys_leave(enum sys_state st, struct sys_setup *su)
 		holder_stop(&su->holder);
 }
 
-/* Mean ns per call of the module's exit probes, from function_graph. */
-struct probe_times {
-	double exit_ns, free_ns, getppid_ns;
-	long exit_calls, free_calls, getppid_calls;
+/*
+ * The probe-timing build of the module (vm/build-module --probe-stats)
+ * times each call of its tracepoint probes; this is what one probe's row
+ * of its probe_stats parameter says.
+ */
+struct probe_stat {
+	long calls;
+	double mean_ns, median_ns;
 };
 
-static int tracefs_ready(void)
-{
-	if (access(TRACEFS "/trace", F_OK) == 0)
-		return 0;
-	if (mkdir(TRACEFS, 0755) && errno != EEXIST)
-		return -1;
-	return mount("tracefs", TRACEFS, "tracefs", 0, NULL);
-}
+#define PROBE_STATS "/sys/module/" MODULE_NAME "/parameters/probe_stats"
 
-static bool trace_probes(struct probe_times *pt)
+static bool probe_stat_read(const char *name, struct probe_stat *ps)
 {
-	char line[512];
+	char line[256], row[64];
+	bool found = false;
 	FILE *f;
-	int i;
 
-	memset(pt, 0, sizeof(*pt));
-	if (tracefs_ready()) {
-		printf("  (tracefs: %m)\n");
-		return false;
-	}
-	if (!try_write_file(TRACEFS "/tracing_on", "0") ||
-	    !try_write_file(TRACEFS "/set_ftrace_filter",
-			    "probe_process_exit_compat\nprobe_process_free\n*sys_getppid\n")) {
-		printf("  (set_ftrace_filter on the probes: %m)\n");
-		return false;
-	}
-	if (!try_write_file(TRACEFS "/current_tracer", "function_graph")) {
-		printf("  (current_tracer function_graph: %m)\n");
-		return false;
-	}
-	write_file(TRACEFS "/trace", "");
-	write_file(TRACEFS "/tracing_on", "1");
-	for (i = 0; i < 4; i++) {
-		time_forks();
-		time_threads();
-	}
-	/* The tracer's own cost: a system call that does next to nothing. */
-	for (i = 0; i < 1000; i++)
-		getppid();
-	/* sched_process_free runs one RCU grace period after the exit. */
-	usleep(200000);
-	write_file(TRACEFS "/tracing_on", "0");
-	f = fopen(TRACEFS "/trace", "re");
-	while (f && fgets(line, sizeof(line), f)) {
-		char *bar = strchr(line, '|');
-		double us;
-
-		/* " 1)   0.734 us    |  probe_process_free [pidfd]();" */
-		if (!bar || (!strstr(bar, "probe_process_") &&
-			     !strstr(bar, "sys_getppid")))
-			continue;
-		if (sscanf(line, " %*d) %lf us", &us) != 1 &&
-		    sscanf(line, " %*d) ! %lf us", &us) != 1 &&
-		    sscanf(line, " %*d) + %lf us", &us) != 1)
-			continue;
-		if (strstr(bar, "sys_getppid")) {
-			pt->getppid_ns += us * 1000;
-			pt->getppid_calls++;
-		} else if (strstr(bar, "probe_process_free")) {
-			pt->free_ns += us * 1000;
-			pt->free_calls++;
-		} else {
-			pt->exit_ns += us * 1000;
-			pt->exit_calls++;
-		}
-	}
+	f = fopen(PROBE_STATS, "re");
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%63s calls=%ld mean_ns=%lf median_ns=%lf",
+			       row, &ps->calls, &ps->mean_ns,
+			       &ps->median_ns) == 4 && !strcmp(row, name);
 	if (f)
 		fclose(f);
-	write_file(TRACEFS "/current_tracer", "nop");
-	write_file(TRACEFS "/set_ftrace_filter", "");
-	if (pt->exit_calls)
-		pt->exit_ns /= pt->exit_calls;
-	if (pt->free_calls)
-		pt->free_ns /= pt->free_calls;
-	if (pt->getppid_calls)
-		pt->getppid_ns /= pt->getppid_calls;
-	return pt->exit_calls && pt->free_calls;
+	return found;
+}
+
+/*
+ * Loads the probe-timing build in place of the module, and for each
+ * loaded state times the probes through the same forks and threads as
+ * above. Per exit the two probes' medians, less the clock's own cost in
+ * each, set against the unloaded fork+exit+wait and pthread+join.
+ */
+static void bench_probe_time(double fork_ns, double thread_ns)
+{
+	static const char *const state_names[NSTATES] = {
+		NULL, "loaded, no pidfd open", "1 pidfd open", NULL,
+	};
+	const char *stats_path = getenv("PIDFD_BENCH_PROBE_MODULE");
+	const char *saved_path = module_path;
+	struct probe_stat exit_ps, free_ps, empty_ps;
+	struct sys_setup su;
+	char many[64];
+	int st;
+
+	if (!stats_path)
+		stats_path = "/pidfd-probe-stats.ko";	/* where bench/run puts it */
+	printf("\n  time in the module's exit probes, per call (its probe-timing build, %s):\n",
+	       stats_path);
+	if (access(stats_path, R_OK)) {
+		printf("    not measured: %s: %m\n", stats_path);
+		return;
+	}
+	printf("  %-46s %14s %14s %10s %10s %10s\n", "",
+	       "exit: median", "free: median", "per exit", "% fork", "% thread");
+	snprintf(many, sizeof(many), "%ld pidfds open", cfg->system_load);
+	unload_module();
+	module_path = stats_path;
+	for (st = SYS_IDLE; st < NSTATES; st++) {
+		double per_exit;
+
+		sys_enter(st, &su);
+		write_file(PROBE_STATS, "reset");
+		time_forks();
+		time_threads();
+		/* sched_process_free runs one RCU grace period after the exit. */
+		usleep(200000);
+		if (!probe_stat_read("sched_process_exit", &exit_ps) ||
+		    !probe_stat_read("sched_process_free", &free_ps) ||
+		    !probe_stat_read("empty", &empty_ps))
+			die("%s: cannot read its rows", PROBE_STATS);
+		sys_leave(st, &su);
+		if (!exit_ps.calls || !free_ps.calls)
+			die("the probes did not run: %ld exit, %ld free calls",
+			    exit_ps.calls, free_ps.calls);
+		per_exit = exit_ps.median_ns + free_ps.median_ns -
+			   2 * empty_ps.median_ns;
+		printf("  %-46s %14.0f %14.0f %10.0f %9.2f%% %9.2f%%\n",
+		       state_names[st] ? state_names[st] : many,
+		       exit_ps.median_ns, free_ps.median_ns, per_exit,
+		       100 * per_exit / fork_ns, 100 * per_exit / thread_ns);
+		printf("  %-46s means %.0f and %.0f ns, %ld and %ld calls; the clock's own cost %.0f ns\n",
+		       "", exit_ps.mean_ns, free_ps.mean_ns, exit_ps.calls,
+		       free_ps.calls, empty_ps.median_ns);
+	}
+	unload_module();
+	module_path = saved_path;
+	load_module();
 }
 
 static void bench_system(void)
@@ -737,7 +859,6 @@ static void bench_system(void)
 		"module unloaded", "loaded, no pidfd open", "1 pidfd open", NULL,
 	};
 	double forks[NSTATES][16], threads[NSTATES][16], mf[NSTATES], mt[NSTATES];
-	struct probe_times pt;
 	struct sys_setup su;
 	char many[64];
 	int r, i;
@@ -766,15 +887,7 @@ static void bench_system(void)
 		       mf[i] / mf[SYS_UNLOADED], mt[i], mt[i] / mt[SYS_UNLOADED]);
 	}
 
-	load_module();
-	su.holder = holder_start(cfg->system_load);
-	if (trace_probes(&pt))
-		printf("  time in the exit probes with %ld open (function_graph): sched_process_exit %.0f ns (%ld calls), sched_process_free %.0f ns (%ld calls); the tracer's own cost, from getppid(2)'s body: %.0f ns (%ld calls)\n",
-		       cfg->system_load, pt.exit_ns, pt.exit_calls, pt.free_ns,
-		       pt.free_calls, pt.getppid_ns, pt.getppid_calls);
-	else
-		printf("  time in the exit probes: function_graph tracer not usable here\n");
-	holder_stop(&su.holder);
+	bench_probe_time(mf[SYS_UNLOADED], mt[SYS_UNLOADED]);
 }
 
 /* ---- 3. exit notification ---- */
@@ -1066,6 +1179,7 @@ int main(void)
 	       module_params[0] ? " " : "", module_params);
 
 	bench_per_call();
+	bench_breakdown();
 	bench_system();
 	bench_exit_notification();
 	bench_memory();

@@ -57,6 +57,7 @@
 #include <linux/workqueue.h>
 
 #include "pidfd_internal.h"
+#include "probe_stats.h"
 
 static u32 nr_hash(pid_t nr, u32 seed)
 {
@@ -209,7 +210,16 @@ static void probe_process_exit(void *data, struct task_struct *task)
 	rcu_read_unlock();
 }
 
-PIDFD_COMPAT_PROBE_PROCESS_EXIT(probe_process_exit)
+/* What the probes cost every exit is measured in bench builds. */
+static void probe_process_exit_timed(void *data, struct task_struct *task)
+{
+	u64 begin = pidfd_probe_stat_begin();
+
+	probe_process_exit(data, task);
+	pidfd_probe_stat_end(PIDFD_PROBE_EXIT, begin);
+}
+
+PIDFD_COMPAT_PROBE_PROCESS_EXIT(probe_process_exit_timed)
 
 /*
  * The pid's last task is gone for good: its status is final. Returns true
@@ -273,6 +283,14 @@ static void probe_process_free(void *data, struct task_struct *task)
 	rcu_read_unlock();
 	if (queued)
 		irq_work_queue(&wake_work);
+}
+
+static void probe_process_free_timed(void *data, struct task_struct *task)
+{
+	u64 begin = pidfd_probe_stat_begin();
+
+	probe_process_free(data, task);
+	pidfd_probe_stat_end(PIDFD_PROBE_FREE, begin);
 }
 
 /*
@@ -528,6 +546,16 @@ static void probe_signal_deliver(void *data, int sig,
 	rcu_read_unlock();
 }
 
+static void probe_signal_deliver_timed(void *data, int sig,
+				       struct kernel_siginfo *info,
+				       struct k_sigaction *ka)
+{
+	u64 begin = pidfd_probe_stat_begin();
+
+	probe_signal_deliver(data, sig, info, ka);
+	pidfd_probe_stat_end(PIDFD_PROBE_SIGNAL, begin);
+}
+
 struct tracepoint_hook {
 	const char *name;
 	void *probe;
@@ -535,9 +563,10 @@ struct tracepoint_hook {
 };
 
 static struct tracepoint_hook hooks[] = {
-	{ .name = "sched_process_exit", .probe = probe_process_exit_compat },
-	{ .name = "sched_process_free", .probe = probe_process_free },
-	{ .name = "signal_deliver", .probe = probe_signal_deliver },
+	{ .name = "sched_process_exit",
+	  .probe = probe_process_exit_timed_compat },
+	{ .name = "sched_process_free", .probe = probe_process_free_timed },
+	{ .name = "signal_deliver", .probe = probe_signal_deliver_timed },
 };
 
 static void find_tracepoint(struct tracepoint *tp, void *priv)

@@ -12,6 +12,7 @@
 #include <linux/pidfd_dev.h>
 
 #include "pidfd_internal.h"
+#include "probe_stats.h"
 
 static long pidfd_dev_ioctl(struct file *file, unsigned int cmd,
 			    unsigned long arg)
@@ -76,9 +77,12 @@ static int __init pidfd_init(void)
 	err = pidfd_nsfd_init();
 	if (err)
 		return err;
-	err = pidfd_exit_track_init();
+	err = pidfd_probe_stats_init();
 	if (err)
 		goto err_nsfd;
+	err = pidfd_exit_track_init();
+	if (err)
+		goto err_probe_stats;
 	err = misc_register(&pidfd_miscdev);
 	if (err)
 		goto err_exit_track;
@@ -87,6 +91,8 @@ static int __init pidfd_init(void)
 
 err_exit_track:
 	pidfd_exit_track_exit();
+err_probe_stats:
+	pidfd_probe_stats_exit();
 err_nsfd:
 	pidfd_nsfd_exit();
 	return err;
@@ -96,6 +102,7 @@ static void __exit pidfd_exit(void)
 {
 	misc_deregister(&pidfd_miscdev);
 	pidfd_exit_track_exit();
+	pidfd_probe_stats_exit();
 	pidfd_nsfd_exit();
 }
 
