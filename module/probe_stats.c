@@ -20,7 +20,7 @@
 
 #include "probe_stats.h"
 
-#define BUCKET_NS	4
+#define BUCKET_NS	8
 #define NR_BUCKETS	1024	/* the last one takes everything slower */
 #define EMPTY_SAMPLES	1000
 
