@@ -792,6 +792,38 @@ static bool probe_stat_read(const char *name, struct probe_stat *ps)
 }
 
 /*
+ * Swaps the module for its probe-timing build (false if there is none,
+ * and says why), and back.
+ */
+static const char *production_module;
+
+static bool use_probe_build(const char *what)
+{
+	const char *stats_path = getenv("PIDFD_BENCH_PROBE_MODULE");
+
+	if (!stats_path)
+		stats_path = "/pidfd-probe-stats.ko";	/* where bench/run puts it */
+	printf("\n  %s (the module's probe-timing build, %s):\n", what,
+	       stats_path);
+	if (access(stats_path, R_OK)) {
+		printf("    not measured: %s: %m\n", stats_path);
+		return false;
+	}
+	unload_module();
+	production_module = module_path;
+	module_path = stats_path;
+	load_module();
+	return true;
+}
+
+static void use_production_build(void)
+{
+	unload_module();
+	module_path = production_module;
+	load_module();
+}
+
+/*
  * Loads the probe-timing build in place of the module, and for each
  * loaded state times the probes through the same forks and threads as
  * above. Per exit the two probes' medians, less the clock's own cost in
@@ -802,26 +834,16 @@ static void bench_probe_time(double fork_ns, double thread_ns)
 	static const char *const state_names[NSTATES] = {
 		NULL, "loaded, no pidfd open", "1 pidfd open", NULL,
 	};
-	const char *stats_path = getenv("PIDFD_BENCH_PROBE_MODULE");
-	const char *saved_path = module_path;
 	struct probe_stat exit_ps, free_ps, empty_ps;
 	struct sys_setup su;
 	char many[64];
 	int st;
 
-	if (!stats_path)
-		stats_path = "/pidfd-probe-stats.ko";	/* where bench/run puts it */
-	printf("\n  time in the module's exit probes, per call (its probe-timing build, %s):\n",
-	       stats_path);
-	if (access(stats_path, R_OK)) {
-		printf("    not measured: %s: %m\n", stats_path);
+	if (!use_probe_build("time in the exit probes, per call"))
 		return;
-	}
 	printf("  %-46s %14s %14s %10s %10s %10s\n", "",
 	       "exit: median", "free: median", "per exit", "% fork", "% thread");
 	snprintf(many, sizeof(many), "%ld pidfds open", cfg->system_load);
-	unload_module();
-	module_path = stats_path;
 	for (st = SYS_IDLE; st < NSTATES; st++) {
 		double per_exit;
 
@@ -849,9 +871,7 @@ static void bench_probe_time(double fork_ns, double thread_ns)
 		       "", exit_ps.mean_ns, free_ps.mean_ns, exit_ps.calls,
 		       free_ps.calls, empty_ps.median_ns);
 	}
-	unload_module();
-	module_path = saved_path;
-	load_module();
+	use_production_build();
 }
 
 static void bench_system(void)
@@ -1039,6 +1059,35 @@ static double time_exit_notification(const struct side *s)
  * fastest round of each side (the cost with the least interference) and
  * the median.
  */
+/*
+ * What the module itself adds to such a round: the CPU time of its exit
+ * probe over all the children (mean times calls: the total, not a typical
+ * call), against the fastest native round. Their pidfds' wakeups and
+ * polls are the kernel's own on both sides.
+ */
+static void exit_notification_probe_time(double native_ns)
+{
+	struct probe_stat ps;
+	double cpu[3];
+	int r;
+
+	if (!use_probe_build("CPU time in the exit probe per round"))
+		return;
+	for (r = 0; r < 3; r++) {
+		write_file(PROBE_STATS, "reset");
+		time_exit_notification(&module_side);
+		if (!probe_stat_read("sched_process_exit", &ps) ||
+		    ps.calls < cfg->exit_children)
+			die("%s: no sched_process_exit row for the children",
+			    PROBE_STATS);
+		cpu[r] = ps.mean_ns * ps.calls;
+	}
+	printf("    %.1f ms (median of 3 rounds, %d exits), %.1f%% of the fastest native round\n",
+	       median(cpu, 3) / 1e6, cfg->exit_children,
+	       100 * median(cpu, 3) / native_ns);
+	use_production_build();
+}
+
 static void bench_exit_notification(void)
 {
 	double v[2][16], fastest[2], med[2];
@@ -1062,6 +1111,7 @@ static void bench_exit_notification(void)
 			fastest[0] / 1e6, fastest[1] / 1e6);
 	print_ratio_row("release until every exit reported, median",
 			med[0] / 1e6, med[1] / 1e6);
+	exit_notification_probe_time(fastest[1]);
 }
 
 /* ---- 4. memory ---- */
