@@ -281,18 +281,13 @@ static int recycled_main(void *arg)
 	(void)arg;
 	umount2("/proc", MNT_DETACH);
 	PT_CHECK(mount("proc", "/proc", "proc", 0, NULL) == 0, "mount: %m");
-	pid = pt_fork_at(PT_PID_RECYCLE);
-	if (pid == 0)
-		_exit(0);
+	pid = pt_fork_exit_at(PT_PID_RECYCLE, 0);
 	PT_CHECK(pid == PT_PID_RECYCLE, "got pid %d", pid);
 	module = pt_open(pid, 0);
 	native = db_sys_pidfd_open(pid, 0);
 	PT_CHECK(module >= 0 && native >= 0, "open: %m");
 	PT_CHECK(pt_reap(pid) == 0, "reap");
-	decoy = pt_fork_at(PT_PID_RECYCLE);
-	if (decoy == 0)
-		for (;;)
-			pause();
+	decoy = pt_fork_sleeper_at(PT_PID_RECYCLE);
 	PT_CHECK(decoy == PT_PID_RECYCLE, "decoy got pid %d", decoy);
 
 	errno = 0;
@@ -357,10 +352,7 @@ static int race_main(void *arg)
 		pthread_t thread;
 		pid_t target, decoy;
 
-		target = pt_fork_at(PT_PID_RECYCLE);
-		if (target == 0)
-			for (;;)
-				pause();
+		target = pt_fork_sleeper_at(PT_PID_RECYCLE);
 		PT_CHECK(target == PT_PID_RECYCLE, "target got %d", target);
 		r.source = pt_open(target, 0);
 		PT_CHECK(r.source >= 0, "open: %m");
@@ -368,10 +360,7 @@ static int race_main(void *arg)
 			 "thread");
 		usleep((useconds_t)(random() % 2000));
 		pt_kill_reap(target);
-		decoy = pt_fork_at(PT_PID_RECYCLE);
-		if (decoy == 0)
-			for (;;)
-				pause();
+		decoy = pt_fork_sleeper_at(PT_PID_RECYCLE);
 		pthread_join(thread, NULL);
 		if (r.result >= 0) {
 			converted++;

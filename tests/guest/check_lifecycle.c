@@ -292,8 +292,7 @@ static int race_main(void *arg)
 		pid_t t, d;
 		int status, j;
 
-		PT_CHECK(pt_set_ns_last_pid(RACE_PID - 1) == 0, "ns_last_pid: %m");
-		t = pt_fork_sleeper();
+		t = pt_fork_sleeper_at(RACE_PID);
 		PT_CHECK(t == RACE_PID, "target got pid %d", t);
 		r.pidfd = pt_open(t, 0);
 		PT_CHECK(r.pidfd >= 0, "open: %m");
@@ -309,8 +308,7 @@ static int race_main(void *arg)
 		/* the decoy takes the pid while the threads go on */
 		pt_sync_init(&ready);
 		pt_sync_init(&go);
-		PT_CHECK(pt_set_ns_last_pid(RACE_PID - 1) == 0, "ns_last_pid: %m");
-		d = pt_fork();
+		d = pt_fork_at(RACE_PID);
 		if (d == 0) {
 			prctl(PR_SET_NAME, "decoy");
 			if (setresuid(DECOY_UID, DECOY_UID, DECOY_UID) < 0)

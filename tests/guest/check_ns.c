@@ -371,14 +371,12 @@ static int recycled_main(void *arg)
 	int pidfd, fd;
 
 	(void)arg;
-	PT_CHECK(pt_set_ns_last_pid(PT_PID_RECYCLE - 1) == 0, "ns_last_pid: %m");
-	pid = pt_fork_exit(0);
+	pid = pt_fork_exit_at(PT_PID_RECYCLE, 0);
 	PT_CHECK(pid == PT_PID_RECYCLE, "got pid %d", pid);
 	pidfd = pt_open(pid, 0);
 	PT_CHECK(pidfd >= 0, "open: %m");
 	PT_CHECK(pt_reap(pid) == 0, "reap");
-	PT_CHECK(pt_set_ns_last_pid(PT_PID_RECYCLE - 1) == 0, "ns_last_pid: %m");
-	decoy = pt_fork();
+	decoy = pt_fork_at(PT_PID_RECYCLE);
 	if (decoy == 0) {
 		if (unshare(CLONE_NEWUTS) < 0)
 			_exit(1);

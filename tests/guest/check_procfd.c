@@ -166,14 +166,12 @@ static int recycled_main(void *arg)
 	umount2("/proc", MNT_DETACH);
 	PT_CHECK(mount("proc", "/proc", "proc", 0, NULL) == 0,
 		 "mount a fresh /proc: %m");
-	PT_CHECK(pt_set_ns_last_pid(PT_PID_RECYCLE - 1) == 0, "ns_last_pid: %m");
-	pid = pt_fork_exit(0);
+	pid = pt_fork_exit_at(PT_PID_RECYCLE, 0);
 	PT_CHECK(pid == PT_PID_RECYCLE, "got pid %d", pid);
 	pidfd = pt_open(pid, 0);
 	PT_CHECK(pidfd >= 0, "open: %m");
 	PT_CHECK(pt_reap(pid) == 0, "reap");
-	PT_CHECK(pt_set_ns_last_pid(PT_PID_RECYCLE - 1) == 0, "ns_last_pid: %m");
-	pid = pt_fork_exit(0);
+	pid = pt_fork_exit_at(PT_PID_RECYCLE, 0);
 	PT_CHECK(pid == PT_PID_RECYCLE, "failed to recycle pid %d (got %d)",
 		 PT_PID_RECYCLE, pid);
 	/* now a zombie: /proc/1000 exists and is the new process */
@@ -413,15 +411,13 @@ static int procdir_recycled_main(void *arg)
 	umount2("/proc", MNT_DETACH);
 	PT_CHECK(mount("proc", "/proc", "proc", 0, NULL) == 0,
 		 "mount a fresh /proc: %m");
-	PT_CHECK(pt_set_ns_last_pid(PT_PID_RECYCLE - 1) == 0, "ns_last_pid: %m");
-	pid = pt_fork_sleeper();
+	pid = pt_fork_sleeper_at(PT_PID_RECYCLE);
 	PT_CHECK(pid == PT_PID_RECYCLE, "got pid %d", pid);
 	dir = open("/proc/1000", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	PT_CHECK(dir >= 0, "open /proc/1000: %m");
 	kill(pid, SIGKILL);
 	PT_CHECK(pt_reap(pid) == 128 + SIGKILL, "reap");
-	PT_CHECK(pt_set_ns_last_pid(PT_PID_RECYCLE - 1) == 0, "ns_last_pid: %m");
-	decoy = pt_fork_sleeper();
+	decoy = pt_fork_sleeper_at(PT_PID_RECYCLE);
 	PT_CHECK(decoy == PT_PID_RECYCLE, "failed to recycle pid %d (got %d)",
 		 PT_PID_RECYCLE, decoy);
 	errno = 0;

@@ -760,14 +760,12 @@ static int recycled_child(void *arg)
 	(void)arg;
 	/* We are pid 1 of a fresh pid namespace. */
 	PT_CHECK(getpid() == 1, "not pid 1 (%d)", getpid());
-	PT_CHECK(pt_set_ns_last_pid(PT_PID_RECYCLE - 1) == 0, "ns_last_pid: %m");
-	pid = pt_fork_exit(0);
+	pid = pt_fork_exit_at(PT_PID_RECYCLE, 0);
 	PT_CHECK(pid == PT_PID_RECYCLE, "first child got pid %d", pid);
 	fd = pt_open(pid, 0);
 	PT_CHECK(fd >= 0, "open: %m");
 	PT_CHECK(pt_reap(pid) == 0, "reap");
-	PT_CHECK(pt_set_ns_last_pid(PT_PID_RECYCLE - 1) == 0, "ns_last_pid: %m");
-	pid = pt_fork_sleeper();
+	pid = pt_fork_sleeper_at(PT_PID_RECYCLE);
 	PT_CHECK(pid == PT_PID_RECYCLE, "second child got pid %d", pid);
 	errno = 0;
 	PT_CHECK(pt_send_signal(fd, SIGKILL, NULL, 0) == -1 && errno == ESRCH,

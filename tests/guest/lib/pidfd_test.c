@@ -137,10 +137,9 @@ pid_t pt_fork(void)
 	return pid;
 }
 
-pid_t pt_fork_sleeper(void)
+/* In the child of a fork that returned @pid: sleep until killed. */
+static pid_t sleep_in_child(pid_t pid)
 {
-	pid_t pid = pt_fork();
-
 	if (pid == 0) {
 		for (;;)
 			pause();
@@ -148,13 +147,22 @@ pid_t pt_fork_sleeper(void)
 	return pid;
 }
 
-pid_t pt_fork_exit(int code)
+/* In the child of a fork that returned @pid: exit with @code. */
+static pid_t exit_in_child(pid_t pid, int code)
 {
-	pid_t pid = pt_fork();
-
 	if (pid == 0)
 		_exit(code);
 	return pid;
+}
+
+pid_t pt_fork_sleeper(void)
+{
+	return sleep_in_child(pt_fork());
+}
+
+pid_t pt_fork_exit(int code)
+{
+	return exit_in_child(pt_fork(), code);
 }
 
 int pt_waitpid(pid_t pid, int *status, int options)
@@ -518,6 +526,16 @@ pid_t pt_fork_at(pid_t nr)
 	if (pt_set_ns_last_pid(nr - 1) < 0)
 		return -1;
 	return pt_fork();
+}
+
+pid_t pt_fork_sleeper_at(pid_t nr)
+{
+	return sleep_in_child(pt_fork_at(nr));
+}
+
+pid_t pt_fork_exit_at(pid_t nr, int code)
+{
+	return exit_in_child(pt_fork_at(nr), code);
 }
 
 int pt_read_long(const char *path, long *val)

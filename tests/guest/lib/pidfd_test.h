@@ -201,6 +201,9 @@ int pt_set_ns_last_pid(pid_t last);
  * compares with @nr; -1 if ns_last_pid cannot be set.
  */
 pid_t pt_fork_at(pid_t nr);
+/* pt_fork_sleeper() and pt_fork_exit() for pid number @nr, as above. */
+pid_t pt_fork_sleeper_at(pid_t nr);
+pid_t pt_fork_exit_at(pid_t nr, int code);
 /* Reads a decimal number from a file. 0 or -1. */
 int pt_read_long(const char *path, long *val);
 /* The number in environment variable @name (any base strtoul takes), or
