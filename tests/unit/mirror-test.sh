@@ -31,34 +31,34 @@ etc() { # NAME: a fresh apt dir, made the current one
 etc deb822
 cat >"$PIDFD_APT_ETC/sources.list.d/a-thirdparty.sources" <<'S'
 Types: deb
-URIs: https://repo.example/node_20.x
+URIs: https://REPO-HOST/node_20.x
 Suites: nodistro
 Components: main
 Signed-By: /usr/share/keyrings/nodesource.gpg
 S
-echo 'deb https://cloud.example/apt cloud-sdk-bookworm main' \
+echo 'deb https://CLOUD-HOST/apt cloud-sdk-bookworm main' \
 	>"$PIDFD_APT_ETC/sources.list.d/b-cloud.list"
 cat >"$PIDFD_APT_ETC/sources.list.d/debian.sources" <<'S'
 Types: deb
 # a comment
-URIs: http://mirror.example/debian/
+URIs: http://MIRROR-HOST/debian/
 Suites: bookworm bookworm-updates
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 
 Types: deb
-URIs: http://security.example/debian-security
+URIs: http://SECURITY-HOST/debian-security
 Suites:
  bookworm-security
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 S
 echo 'nothing here' >"$PIDFD_APT_ETC/sources.list.d/c.sources.disabled"
-expect "deb822: main" http://mirror.example/debian "$(debian_mirror)"
-expect "deb822: security (folded Suites)" http://security.example/debian-security \
+expect "deb822: main" http://MIRROR-HOST/debian "$(debian_mirror)"
+expect "deb822: security (folded Suites)" http://SECURITY-HOST/debian-security \
 	"$(debian_mirror security)"
-expect "sources.list" "deb http://mirror.example/debian sid main
-deb http://security.example/debian-security bullseye-security main" \
+expect "sources.list" "deb http://MIRROR-HOST/debian sid main
+deb http://SECURITY-HOST/debian-security bullseye-security main" \
 	"$(debian_sources_list sid bullseye-security)"
 
 # A disabled stanza and a deb-src stanza are skipped; an unknown suite
@@ -66,55 +66,55 @@ deb http://security.example/debian-security bullseye-security main" \
 etc deb822-skip
 cat >"$PIDFD_APT_ETC/sources.list.d/debian.sources" <<'S'
 Types: deb
-URIs: http://off.example/debian
+URIs: http://OFF-HOST/debian
 Suites: bookworm
 Enabled: no
 
 Types: deb-src
-URIs: http://src.example/debian
+URIs: http://SRC-HOST/debian
 Suites: bookworm
 
 Types: deb
-URIs: http://future.example/debian
+URIs: http://FUTURE-HOST/debian
 Suites: newcodename
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 S
-expect "deb822: Enabled: no, deb-src, keyring rule" http://future.example/debian \
+expect "deb822: Enabled: no, deb-src, keyring rule" http://FUTURE-HOST/debian \
 	"$(debian_mirror)"
 
 # One-line sources.list, with options, comments and an old-style security
 # suite; it is read before sources.list.d.
 etc oneline
 cat >"$PIDFD_APT_ETC/sources.list" <<'S'
-# deb http://commented.example/debian bookworm main
-deb-src http://src.example/debian bullseye main
+# deb http://COMMENTED-HOST/debian bookworm main
+deb-src http://SRC-HOST/debian bullseye main
 deb cdrom:[Debian 11]/ bullseye main
-deb [arch=amd64 signed-by=/usr/share/keyrings/other.gpg] http://one.example/debian bullseye main # trailing
-deb http://one.example/debian-security bullseye/updates main
+deb [arch=amd64 signed-by=/usr/share/keyrings/other.gpg] http://ONE-HOST/debian bullseye main # trailing
+deb http://ONE-HOST/debian-security bullseye/updates main
 S
-echo 'deb http://later.example/debian bookworm main' >"$PIDFD_APT_ETC/sources.list.d/x.list"
-expect "one-line: main" http://one.example/debian "$(debian_mirror)"
-expect "one-line: security (CODENAME/updates)" http://one.example/debian-security \
+echo 'deb http://LATER-HOST/debian bookworm main' >"$PIDFD_APT_ETC/sources.list.d/x.list"
+expect "one-line: main" http://ONE-HOST/debian "$(debian_mirror)"
+expect "one-line: security (CODENAME/updates)" http://ONE-HOST/debian-security \
 	"$(debian_mirror security)"
 
 # Overrides win; an empty configuration fails, saying what to set.
-expect "override" http://o.example/d "$(PIDFD_DEBIAN_MIRROR=http://o.example/d debian_mirror)"
+expect "override" http://O-HOST/d "$(PIDFD_DEBIAN_MIRROR=http://O-HOST/d debian_mirror)"
 etc empty
 rc=0
 msg=$(debian_sources_list bookworm 2>&1) || rc=$?
 expect "nothing found: fails" 1 "$rc"
 expect "nothing found: names the variable" 1 "$(grep -c 'set PIDFD_DEBIAN_MIRROR' <<<"$msg")"
 # A main mirror but no security one: only a -security suite fails.
-echo 'deb http://m.example/debian sid main' >"$PIDFD_APT_ETC/sources.list"
-expect "no security mirror: sid works" "deb http://m.example/debian sid main" \
+echo 'deb http://M-HOST/debian sid main' >"$PIDFD_APT_ETC/sources.list"
+expect "no security mirror: sid works" "deb http://M-HOST/debian sid main" \
 	"$(debian_sources_list sid)"
 rc=0
 msg=$(debian_sources_list bookworm bookworm-security 2>&1) || rc=$?
 expect "no security mirror: -security fails" 1 "$rc"
 expect "no security mirror: names the variable" 1 \
 	"$(grep -c 'set PIDFD_DEBIAN_SECURITY_MIRROR' <<<"$msg")"
-expect "security override" "deb http://s.example/ds bookworm-security main" \
-	"$(PIDFD_DEBIAN_SECURITY_MIRROR=http://s.example/ds debian_sources_list bookworm-security)"
+expect "security override" "deb http://S-HOST/ds bookworm-security main" \
+	"$(PIDFD_DEBIAN_SECURITY_MIRROR=http://S-HOST/ds debian_sources_list bookworm-security)"
 
 [ "$fails" -eq 0 ] || { echo "mirror-test: $fails failed" >&2; exit 1; }
 echo "mirror-test: ok"
