@@ -537,7 +537,7 @@ static void bench_per_call(void)
  */
 enum entry_call {
 	ENTRY_MODULE_SIGNAL, ENTRY_NATIVE_SIGNAL, ENTRY_MODULE_OPEN,
-	ENTRY_NATIVE_OPEN, NENTRY
+	ENTRY_NATIVE_OPEN,
 };
 
 static int refused(long ret, int want)
@@ -558,9 +558,8 @@ static int do_entry(enum entry_call c, int fd)
 		return refused(syscall(SYS_pidfd_send_signal, fd, 0, NULL, ~0U),
 			       EINVAL);
 	case ENTRY_MODULE_OPEN:
-		/* getpid() as in the timed open */
-		return refused(getpid() > 0 ? ioctl(dev, UNKNOWN_IOCTL) : 0,
-			       ENOTTY);
+		getpid();	/* as the timed open does */
+		return refused(ioctl(dev, UNKNOWN_IOCTL), ENOTTY);
 	case ENTRY_NATIVE_OPEN:
 		return refused(syscall(SYS_pidfd_open, getpid(), ~0U), EINVAL);
 	default:
@@ -580,67 +579,68 @@ static double time_entry(enum entry_call c, int fd)
 	return err ? -err : (now_ns() - t0) / cfg->iterations;
 }
 
-static void print_breakdown(const char *what, double call_m, double call_n,
-			    double entry_m, double entry_n)
-{
-	char row[64];
+/* The calls split: on each side (module, native), the whole and its entry. */
+static const struct {
+	const char *name;
+	enum call call;
+	enum entry_call entry[2];
+} splits[] = {
+	{ "signal 0", CALL_SIGNAL0,
+	  { ENTRY_MODULE_SIGNAL, ENTRY_NATIVE_SIGNAL } },
+	{ "open + close, another open", CALL_OPEN_CLOSE,
+	  { ENTRY_MODULE_OPEN, ENTRY_NATIVE_OPEN } },
+};
 
-	snprintf(row, sizeof(row), "%s: entry", what);
-	print_ratio_row(row, entry_m, entry_n);
-	snprintf(row, sizeof(row), "%s: past the entry", what);
-	print_ratio_row(row, call_m - entry_m, call_n - entry_n);
+#define NSPLITS (sizeof(splits) / sizeof(splits[0]))
+/* Timed item j: split j / 4, side j / 2 % 2, the whole (even) or entry. */
+#define NSPLIT_ITEMS (NSPLITS * 4)
+
+static double time_split_item(int j, const int *fds)
+{
+	int k = j / 2 % 2;
+
+	if (j % 2)
+		return time_entry(splits[j / 4].entry[k], fds[k]);
+	return time_call(k ? &native_side : &module_side, splits[j / 4].call);
 }
 
 static void bench_breakdown(void)
 {
-	double v[NENTRY + 4][16], m[NENTRY + 4];
-	int fd_m = module_open(getpid(), 0), fd_n = native_open(getpid(), 0);
-	int r, k, c;
+	double v[NSPLIT_ITEMS][16], m[NSPLIT_ITEMS];
+	int fds[2] = { module_open(getpid(), 0), native_open(getpid(), 0) };
+	char row[64];
+	int r, k, j;
 
-	if (fd_m < 0 || fd_n < 0)
+	if (fds[0] < 0 || fds[1] < 0)
 		die("open for the breakdown: %m");
 	printf("\n1b. where the difference goes, none open (ns), median of %d rounds in rotating order\n",
 	       cfg->rounds);
 	printf("  %-46s %12s %12s %7s\n", "", "module", "native", "ratio");
-	/* Untimed first pass, then rounds that rotate which call goes first. */
+	/* Untimed first pass, then rounds that rotate which item goes first. */
 	for (r = -1; r < cfg->rounds; r++)
-		for (k = 0; k < NENTRY + 4; k++) {
+		for (k = 0; k < (int)NSPLIT_ITEMS; k++) {
 			double t;
 
-			c = (k + (r < 0 ? 0 : r)) % (NENTRY + 4);
-			switch (c - NENTRY) {
-			case 0:
-				t = time_call(&module_side, CALL_SIGNAL0);
-				break;
-			case 1:
-				t = time_call(&native_side, CALL_SIGNAL0);
-				break;
-			case 2:
-				t = time_call(&module_side, CALL_OPEN_CLOSE);
-				break;
-			case 3:
-				t = time_call(&native_side, CALL_OPEN_CLOSE);
-				break;
-			default:
-				t = time_entry(c, c == ENTRY_MODULE_SIGNAL ||
-					       c == ENTRY_MODULE_OPEN ? fd_m : fd_n);
-			}
+			j = (k + (r < 0 ? 0 : r)) % NSPLIT_ITEMS;
+			t = time_split_item(j, fds);
 			if (t < 0)
-				die("breakdown call %d: %s", c, strerror((int)-t));
+				die("breakdown item %d: %s", j, strerror((int)-t));
 			if (r >= 0)
-				v[c][r] = t;
+				v[j][r] = t;
 		}
-	for (c = 0; c < NENTRY + 4; c++)
-		m[c] = median(v[c], cfg->rounds);
-	print_ratio_row("signal 0", m[NENTRY], m[NENTRY + 1]);
-	print_breakdown("signal 0", m[NENTRY], m[NENTRY + 1],
-			m[ENTRY_MODULE_SIGNAL], m[ENTRY_NATIVE_SIGNAL]);
-	print_ratio_row("open + close, another open", m[NENTRY + 2],
-			m[NENTRY + 3]);
-	print_breakdown("open + close", m[NENTRY + 2], m[NENTRY + 3],
-			m[ENTRY_MODULE_OPEN], m[ENTRY_NATIVE_OPEN]);
-	close(fd_m);
-	close(fd_n);
+	for (j = 0; j < (int)NSPLIT_ITEMS; j++)
+		m[j] = median(v[j], cfg->rounds);
+	for (j = 0; j < (int)NSPLIT_ITEMS; j += 4) {
+		const char *name = splits[j / 4].name;
+
+		print_ratio_row(name, m[j], m[j + 2]);
+		snprintf(row, sizeof(row), "%s: entry", name);
+		print_ratio_row(row, m[j + 1], m[j + 3]);
+		snprintf(row, sizeof(row), "%s: past the entry", name);
+		print_ratio_row(row, m[j] - m[j + 1], m[j + 2] - m[j + 3]);
+	}
+	close(fds[0]);
+	close(fds[1]);
 }
 
 /* ---- 2. what tasks that no pidfd names pay ---- */
@@ -933,8 +933,7 @@ static void cpu_times(unsigned long long *idle, unsigned long long *total)
  * Waits (up to 10 s) until the CPUs have been 90% idle for 200 ms. The
  * exit of 10 000 tasks leaves work behind after the last wait(2) returns
  * (RCU callbacks freeing them and their pids, the module's deferred
- * frees): timed into the next round, it made either side 3-6x slower at
- * random.
+ * frees), which must not run into the next round's timing.
  */
 static void settle(void)
 {
@@ -954,10 +953,18 @@ static void settle(void)
 #define CHILD_STACK 8192
 
 /*
- * Shares our memory (CLONE_VM): no libc state, only system calls. Waits
- * for end of file on the pipe, which closing its write end gives every
- * child at once, and exits.
+ * Children that wait until released. They share
+ * our memory (CLONE_VM: no libc state in them, only system calls) and wait
+ * for end of file on a pipe, which closing its write end gives all of them
+ * at once.
  */
+struct sleepers {
+	pid_t *pids;
+	int n;
+	char *stacks;
+	int pipe[2];	/* pipe[1] is -1 once they are released */
+};
+
 static int sleeper_main(void *arg)
 {
 	const int *pipe_fds = arg;
@@ -969,35 +976,43 @@ static int sleeper_main(void *arg)
 	return 0;
 }
 
-/* Children that wait for @pipe_fds to end, in one new process group. */
-static pid_t *spawn_sleepers(int n, char **stacks, int *pipe_fds)
+static void spawn_sleepers(struct sleepers *sl, int n)
 {
-	pid_t *pids = calloc(n, sizeof(*pids));
 	int i;
 
-	*stacks = malloc((size_t)n * CHILD_STACK);
-	if (!pids || !*stacks)
+	sl->n = n;
+	sl->pids = calloc(n, sizeof(*sl->pids));
+	sl->stacks = malloc((size_t)n * CHILD_STACK);
+	if (!sl->pids || !sl->stacks)
 		die("out of memory");
+	if (pipe2(sl->pipe, O_CLOEXEC))
+		die("pipe: %m");
 	for (i = 0; i < n; i++) {
-		pids[i] = clone(sleeper_main, *stacks + (size_t)(i + 1) * CHILD_STACK,
-				CLONE_VM | SIGCHLD, pipe_fds);
-		if (pids[i] < 0)
+		sl->pids[i] = clone(sleeper_main,
+				    sl->stacks + (size_t)(i + 1) * CHILD_STACK,
+				    CLONE_VM | SIGCHLD, sl->pipe);
+		if (sl->pids[i] < 0)
 			die("clone (%d children): %m", i);
-		if (setpgid(pids[i], pids[0]))
-			die("setpgid: %m");
 	}
-	return pids;
 }
 
-static void reap_sleepers(pid_t *pids, int n, char *stacks)
+static void release_sleepers(struct sleepers *sl)
+{
+	close(sl->pipe[1]);
+	sl->pipe[1] = -1;
+}
+
+static void reap_sleepers(struct sleepers *sl)
 {
 	int i;
 
-	kill(-pids[0], SIGKILL);	/* only if something went wrong */
-	for (i = 0; i < n; i++)
-		waitpid(pids[i], NULL, 0);
-	free(pids);
-	free(stacks);
+	if (sl->pipe[1] >= 0)
+		release_sleepers(sl);
+	for (i = 0; i < sl->n; i++)
+		waitpid(sl->pids[i], NULL, 0);
+	close(sl->pipe[0]);
+	free(sl->pids);
+	free(sl->stacks);
 }
 
 /*
@@ -1011,20 +1026,16 @@ static double time_exit_notification(const struct side *s)
 {
 	int n = cfg->exit_children, i, ep, seen = 0, *fds;
 	struct epoll_event ev, evs[256];
-	char *stacks;
-	int pipe_fds[2];
-	pid_t *pids;
+	struct sleepers sl;
 	double t0, t;
 
 	fds = calloc(n, sizeof(*fds));
 	ep = epoll_create1(EPOLL_CLOEXEC);
 	if (!fds || ep < 0)
 		die("epoll: %m");
-	if (pipe2(pipe_fds, O_CLOEXEC))
-		die("pipe: %m");
-	pids = spawn_sleepers(n, &stacks, pipe_fds);
+	spawn_sleepers(&sl, n);
 	for (i = 0; i < n; i++) {
-		fds[i] = s->open(pids[i], 0);
+		fds[i] = s->open(sl.pids[i], 0);
 		if (fds[i] < 0)
 			die("%s open: %m", s->name);
 		ev = (struct epoll_event){ .events = EPOLLIN | EPOLLONESHOT,
@@ -1034,7 +1045,7 @@ static double time_exit_notification(const struct side *s)
 	}
 	settle();
 	t0 = now_ns();
-	close(pipe_fds[1]);
+	release_sleepers(&sl);
 	while (seen < n) {
 		int k = epoll_wait(ep, evs, 256, 10000);
 
@@ -1044,8 +1055,7 @@ static double time_exit_notification(const struct side *s)
 		seen += k;
 	}
 	t = now_ns() - t0;
-	reap_sleepers(pids, n, stacks);
-	close(pipe_fds[0]);
+	reap_sleepers(&sl);
 	for (i = 0; i < n; i++)
 		close(fds[i]);
 	close(ep);
@@ -1053,12 +1063,6 @@ static double time_exit_notification(const struct side *s)
 	return t;
 }
 
-/*
- * 10 000 exits at once on two emulated CPUs still vary twofold between
- * rounds, on either side: this part runs more rounds, and shows the
- * fastest round of each side (the cost with the least interference) and
- * the median.
- */
 /*
  * What the module itself adds to such a round: the CPU time of its exit
  * probe over all the children (mean times calls: the total, not a typical
@@ -1088,6 +1092,12 @@ static void exit_notification_probe_time(double native_ns)
 	use_production_build();
 }
 
+/*
+ * 10 000 exits at once on two emulated CPUs still vary twofold between
+ * rounds, on either side: this part runs more rounds, and shows the
+ * fastest round of each side (the cost with the least interference) and
+ * the median.
+ */
 static void bench_exit_notification(void)
 {
 	double v[2][16], fastest[2], med[2];
@@ -1219,15 +1229,12 @@ static void bench_memory(void)
 {
 	double sv[2][2][16], cv[2][2][16];
 	struct memory_use mod[2], nat[2];
-	int n = cfg->memory_children, r, i, k, kind, pipe_fds[2];
-	char *stacks;
-	pid_t *pids;
+	int n = cfg->memory_children, r, i, k, kind;
+	struct sleepers sl;
 
 	load_module();
 	enter_bench_cgroup();
-	if (pipe2(pipe_fds, O_CLOEXEC))
-		die("pipe: %m");
-	pids = spawn_sleepers(n, &stacks, pipe_fds);
+	spawn_sleepers(&sl, n);
 	for (r = 0; r < cfg->rounds; r++)
 		for (i = 0; i < 2; i++) {
 			const struct side *s = side_in_round(r, i);
@@ -1235,15 +1242,13 @@ static void bench_memory(void)
 			k = s == &native_side;
 			for (kind = 0; kind < 2; kind++) {
 				struct memory_use m = measure_memory(s,
-						kind ? NULL : pids, n);
+						kind ? NULL : sl.pids, n);
 
 				sv[k][kind][r] = m.slab;
 				cv[k][kind][r] = m.charged;
 			}
 		}
-	reap_sleepers(pids, n, stacks);
-	close(pipe_fds[0]);
-	close(pipe_fds[1]);
+	reap_sleepers(&sl);
 	for (kind = 0; kind < 2; kind++) {
 		mod[kind].slab = median(sv[0][kind], cfg->rounds);
 		mod[kind].charged = median(cv[0][kind], cfg->rounds);
