@@ -30,6 +30,26 @@ static inline struct file *pidfd_file_open_root(const struct path *root,
 #endif
 }
 
+/*
+ * vfs_path_lookup() is exported on every kernel; newer ones declare it in
+ * linux/namei.h (7.2 does), older ones only in fs/internal.h (5.10, 6.1).
+ */
+#ifndef PIDFD_HAVE_VFS_PATH_LOOKUP_DECL
+int vfs_path_lookup(struct dentry *dentry, struct vfsmount *mnt,
+		    const char *name, unsigned int flags, struct path *path);
+#endif
+
+/* 6.1 made a readdir actor return bool, true to go on (was int, 0). */
+#ifdef PIDFD_HAVE_FILLDIR_BOOL
+#define PIDFD_FILLDIR_TYPE	bool
+#define PIDFD_FILLDIR_CONTINUE	true
+#define PIDFD_FILLDIR_STOP	false
+#else
+#define PIDFD_FILLDIR_TYPE	int
+#define PIDFD_FILLDIR_CONTINUE	0
+#define PIDFD_FILLDIR_STOP	1
+#endif
+
 /* The pid namespace of a procfs instance, from one of its inodes. */
 static inline struct pid_namespace *pidfd_proc_pid_ns(struct inode *inode)
 {

@@ -10,9 +10,9 @@
  * same nsfs file. The module reaches procfs through an instance of its own,
  * mounted at load and attached to no mount namespace, so the caller needs
  * no /proc in its view and no hidepid= option of another instance applies,
- * as upstream needs none. The open is proved to be the pidfd's process the
- * way PIDFD_GET_PROCFD proves it: its number names the struct pid before
- * and after the open.
+ * as upstream needs none. The directory is proved to be the pidfd's process
+ * as PIDFD_GET_PROCFD's is (pidfd_open_procdir()); the instance is the
+ * module's alone, so nobody can mount on it or plant an entry in it.
  */
 #include <linux/file.h>
 #include <linux/fs.h>
@@ -91,7 +91,7 @@ long pidfd_get_namespace(struct file *file, unsigned int cmd,
 		.mnt = proc_mnt,
 		.dentry = proc_mnt->mnt_root,
 	};
-	struct file *nsfile;
+	struct file *dir, *nsfile;
 	int fd;
 
 	/* Upstream's order: a gone process, a bad argument, an exited one. */
@@ -105,7 +105,16 @@ long pidfd_get_namespace(struct file *file, unsigned int cmd,
 		return -EOPNOTSUPP;
 
 	/* ESRCH also when the process is outside the module's procfs's ns. */
-	nsfile = pidfd_open_proc_entry(pid, &root, link->path, O_RDONLY);
+	dir = pidfd_open_procdir(pid, &root);
+	if (IS_ERR(dir))
+		return PTR_ERR(dir);
+	/* Our own instance: no mount can be on the way, the link is meant. */
+	nsfile = pidfd_file_open_root(&dir->f_path, link->path, O_RDONLY);
+	fput(dir);
+	if (!IS_ERR(nsfile) && !pid_has_task(pid, PIDTYPE_PID)) {
+		fput(nsfile);
+		return -ESRCH;
+	}
 	if (IS_ERR(nsfile)) {
 		if (PTR_ERR(nsfile) != -ENOENT)
 			return PTR_ERR(nsfile);

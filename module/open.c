@@ -9,6 +9,8 @@
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/magic.h>
+#include <linux/mount.h>
+#include <linux/path.h>
 #include <linux/pid.h>
 #include <linux/sched/signal.h>
 #include <linux/uaccess.h>
@@ -124,26 +126,40 @@ static bool dentry_named(struct dentry *dentry, const char *want)
 }
 
 /*
- * The number in the name of a procfs process directory (/proc/<pid>, also
- * /proc/<tid>) or thread directory (/proc/<pid>/task/<tid>), or 0 for any
- * other file. Procfs directories are never moved or renamed.
+ * A procfs process directory (/proc/<pid>, also /proc/<tid>) or thread
+ * directory (/proc/<pid>/task/<tid>): the number in its name, and in
+ * @procdir the process directory whose task/ must list that number (the
+ * directory itself, or the thread's /proc/<pid> on the same mount). 0 for
+ * any other file, or a thread directory mounted without its process's.
+ * Procfs directories are never moved or renamed.
  */
-static int procdir_number(struct dentry *dir)
+static int procdir_number(const struct path *dir, struct path *procdir)
 {
-	struct dentry *root = dir->d_sb->s_root;
+	struct dentry *root = dir->dentry->d_sb->s_root;
 	struct dentry *parent, *process;
 	int nr = 0;
 
-	if (dir->d_sb->s_magic != PROC_SUPER_MAGIC || !d_is_dir(dir))
+	if (dir->dentry->d_sb->s_magic != PROC_SUPER_MAGIC ||
+	    !d_is_dir(dir->dentry))
 		return 0;
-	parent = dget_parent(dir);
+	parent = dget_parent(dir->dentry);
 	if (parent == root) {
-		nr = dentry_number(dir);
-	} else if (parent != dir && dentry_named(parent, "task")) {
+		nr = dentry_number(dir->dentry);
+		if (nr) {
+			*procdir = *dir;
+			path_get(procdir);
+		}
+	} else if (parent != dir->dentry && dentry_named(parent, "task") &&
+		   dir->dentry != dir->mnt->mnt_root &&
+		   parent != dir->mnt->mnt_root) {
 		process = dget_parent(parent);
 		if (process != parent && process->d_parent == root &&
 		    dentry_number(process))
-			nr = dentry_number(dir);
+			nr = dentry_number(dir->dentry);
+		if (nr) {
+			procdir->mnt = mntget(dir->mnt);
+			procdir->dentry = dget(process);
+		}
 		dput(process);
 	}
 	dput(parent);
@@ -152,18 +168,20 @@ static int procdir_number(struct dentry *dir)
 
 /*
  * The directory @dir stands for one struct pid, which the module cannot
- * read from its inode, but its stat shows that pid's number. The pid that
- * has the number now (looked up first) is the directory's if the stat
- * shows the same number and the pid still has it afterwards.
+ * read from its inode; procfs lists that pid's threads in its process's
+ * task/. The pid that has the number now (looked up first) is the
+ * directory's process if task/ lists the number and the pid still has
+ * it afterwards (pidfd_procdir_lists()).
  */
 long pidfd_dev_open_procdir(unsigned int cmd, void __user *uarg)
 {
 	struct pidfd_open_procdir_args args;
 	size_t usize = _IOC_SIZE(cmd);
 	struct pid_namespace *ns;
+	struct path procdir;
 	struct file *dir;
 	struct pid *pid;
-	pid_t nr, shown;
+	pid_t nr;
 	int err;
 
 	if (usize < PIDFD_OPEN_PROCDIR_ARGS_SIZE_VER0)
@@ -177,7 +195,7 @@ long pidfd_dev_open_procdir(unsigned int cmd, void __user *uarg)
 	dir = fget_raw(args.procdir);
 	if (!dir)
 		return -EBADF;
-	nr = procdir_number(dir->f_path.dentry);
+	nr = procdir_number(&dir->f_path, &procdir);
 	if (!nr) {
 		err = -EINVAL;
 		goto out_put_dir;
@@ -189,25 +207,17 @@ long pidfd_dev_open_procdir(unsigned int cmd, void __user *uarg)
 	rcu_read_unlock();
 	if (!pid) {
 		err = -ESRCH;
-		goto out_put_dir;
+		goto out_put_procdir;
 	}
 
-	/*
-	 * The directory shows the number of the pid it is bound to (a stale
-	 * one another number: ESRCH), and procfs shows nothing once that
-	 * pid's last task is gone: so it was @pid's if @pid still holds the
-	 * number afterwards.
-	 */
-	shown = pidfd_procdir_number(dir);
-	if (shown == -ENOENT || (shown > 0 && shown != nr))
-		err = -ESRCH;
-	else if (shown < 0)
-		err = shown;
-	else if (!pidfd_pid_holds_number(pid, ns, nr))
-		err = -ESRCH;
-	else
+	err = pidfd_procdir_lists(&procdir, nr);
+	if (err == 1 && pidfd_pid_holds_number(pid, ns, nr))
 		err = pidfd_install(pid, args.flags);
+	else if (err >= 0 || err == -ENOENT)
+		err = -ESRCH;	/* not listed, or not any more */
 	put_pid(pid);
+out_put_procdir:
+	path_put(&procdir);
 out_put_dir:
 	fput(dir);
 	return err;

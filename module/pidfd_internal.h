@@ -7,6 +7,7 @@
 
 #include <linux/fs.h>
 #include <linux/llist.h>
+#include <linux/magic.h>
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
 #include <linux/refcount.h>
@@ -130,6 +131,15 @@ static inline bool pidfd_pid_holds_number(struct pid *pid,
 	return held;
 }
 
+/* Is @path the root directory of a procfs instance? */
+static inline bool pidfd_is_proc_root(const struct path *path)
+{
+	const struct dentry *dentry = path->dentry;
+
+	return dentry->d_sb->s_magic == PROC_SUPER_MAGIC &&
+	       dentry == dentry->d_sb->s_root;
+}
+
 /*
  * Extensible commands are matched on direction, type and number only: the
  * size field is the caller's struct size (copy_struct_from_user rules).
@@ -141,9 +151,6 @@ static inline bool pidfd_ioctl_is(unsigned int cmd, unsigned int ref)
 	       _IOC_NR(cmd) == _IOC_NR(ref);
 }
 
-/* read_file.c */
-ssize_t pidfd_read_file(struct file *file, char *buf, size_t size);
-
 /* signal.c */
 long pidfd_send_signal_ioctl(struct file *file, unsigned int cmd,
 			     void __user *uarg);
@@ -154,9 +161,9 @@ int pidfd_signal_policy_check(struct task_struct *target, int sig);
 
 /* procfd.c */
 long pidfd_get_procfd(struct file *file, int procfd);
-struct file *pidfd_open_proc_entry(struct pid *pid, const struct path *root,
-				   const char *path, int flags);
-pid_t pidfd_procdir_number(struct file *dir);
+struct file *pidfd_proc_open_dir(const struct path *parent, const char *name);
+int pidfd_procdir_lists(const struct path *procdir, pid_t nr);
+struct file *pidfd_open_procdir(struct pid *pid, const struct path *root);
 
 /* nsfd.c */
 int pidfd_nsfd_init(void);

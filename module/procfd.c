@@ -1,17 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * PIDFD_GET_PROCFD: a /proc/<pid> directory fd proved to be the pidfd's
- * process.
+ * /proc/<pid> directories proved to be a pidfd's process: PIDFD_GET_PROCFD,
+ * and the walks that PIDFD_DEV_OPEN_PROCDIR and the namespace ioctls share.
  *
- * The directory is opened by name, with the caller's credentials and a
- * normal path walk, so procfs's own rules (hidepid=, LSMs) apply as they do
- * to openat(procfd, "<pid>"). What makes it safe is the check around the
- * open (pidfd_open_proc_entry(), which nsfd.c uses too).
+ * Every walk here starts at a procfs directory and takes one component at
+ * a time with LOOKUP_NO_XDEV and no symlinks: it never leaves that procfs
+ * instance, and a mount the caller put over an entry (in its own mount
+ * namespace) ends it with EXDEV instead of being followed. Nothing here
+ * changes the dcache or the mount tree: a stale procfs dentry is left to
+ * procfs, which drops it once its pid has no task, and counts as "cannot
+ * be proved" (ESRCH) meanwhile. docs/security.md has the audit.
  */
 #include <linux/dcache.h>
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/kernel.h>
 #include <linux/magic.h>
+#include <linux/namei.h>
 #include <linux/pid_namespace.h>
 #include <linux/proc_fs.h>
 
@@ -20,130 +25,158 @@
 /*
  * procfs can miss a live process for a moment: a lookup of /proc/<pid>
  * that finds the old leader just before execve() from another thread
- * hands its pid to that thread (de_thread()) fails with ENOENT once the
- * old leader is released. Looking again finds the new leader.
+ * hands its pid to that thread (de_thread()) fails with ENOENT, or leaves
+ * a dentry whose task is gone (ESRCH), once the old leader is released.
+ * procfs drops that dentry at the next lookup: looking again finds the
+ * new leader.
  */
 #define PROC_LOOKUP_ATTEMPTS	3
 
+#define PROC_WALK_FLAGS	(LOOKUP_NO_XDEV | LOOKUP_NO_SYMLINKS | \
+			 LOOKUP_NO_MAGICLINKS)
+
 /**
- * pidfd_procdir_number - the number of the process a procfs directory is
- * @dir: an open /proc/<pid> or /proc/<pid>/task/<tid> directory
+ * pidfd_proc_open_dir - open a directory in a procfs directory
+ * @parent: the procfs directory
+ * @name: one component
  *
- * The first field of its stat, which procfs prints from the struct pid
- * the directory's inode is bound to, in that procfs's pid namespace. The
- * name of the directory does not tell: the same de_thread() race can bind
- * a new dentry named by the exec'ing thread's number to the process's
- * pid, and it stays valid as long as that process lives. (Read through
- * the caller's memory on some kernels: it guards the caller against
- * dentries others planted, which is all it is for.)
+ * As openat(parent, name, O_RDONLY | O_DIRECTORY) with RESOLVE_NO_XDEV and
+ * RESOLVE_NO_SYMLINKS would: the caller's credentials, the walk's
+ * permission check on @parent and the open's on the entry (may_open()'s
+ * inode_permission(), which dentry_open() leaves to its callers).
  *
- * Return: the number, or a negative errno.
+ * Return: the file, or an ERR_PTR(): -EXDEV when a mount covers the entry
+ * in the caller's view, else what the walk or the open gave.
  */
-pid_t pidfd_procdir_number(struct file *dir)
+struct file *pidfd_proc_open_dir(const struct path *parent, const char *name)
 {
-	struct file *stat;
-	char buf[16];
-	ssize_t len;
+	struct path path;
+	struct file *dir;
+	int err;
+
+	err = vfs_path_lookup(parent->dentry, parent->mnt, name,
+			      PROC_WALK_FLAGS, &path);
+	if (err)
+		return ERR_PTR(err);
+	if (!d_is_dir(path.dentry))
+		err = -ENOTDIR;
+	else
+		err = path_permission(&path, MAY_OPEN | MAY_READ);
+	dir = err ? ERR_PTR(err) :
+		    dentry_open(&path, O_RDONLY | O_DIRECTORY, current_cred());
+	path_put(&path);
+	return dir;
+}
+
+struct tid_search {
+	struct dir_context ctx;
+	pid_t nr;
+	bool found;
+};
+
+static PIDFD_FILLDIR_TYPE tid_search_actor(struct dir_context *ctx,
+					   const char *name, int len,
+					   loff_t pos, u64 ino,
+					   unsigned int type)
+{
+	struct tid_search *search = container_of(ctx, struct tid_search, ctx);
+	char buf[12];
 	int nr;
 
-	stat = pidfd_file_open_root(&dir->f_path, "stat", O_RDONLY);
-	if (IS_ERR(stat))
-		return PTR_ERR(stat);
-	len = pidfd_read_file(stat, buf, sizeof(buf) - 1);
-	fput(stat);
-	if (len < 0)
-		return len;
+	if (len <= 0 || len >= sizeof(buf))
+		return PIDFD_FILLDIR_CONTINUE;
+	memcpy(buf, name, len);
 	buf[len] = '\0';
-	return sscanf(buf, "%d ", &nr) == 1 && nr > 0 ? nr : -EIO;
-}
-
-/*
- * /proc/<nr>, and @path below it unless @path is empty. A directory bound
- * to another pid than its name says (the de_thread() race binds a new one
- * to the process's pid or to the exec'ing thread's old one) is dropped
- * from the dcache (what procfs does once that pid has no task), so that
- * the next lookup makes the right one, and counts as not found.
- */
-static struct file *open_proc_entry_once(const struct path *root,
-					 const char *name, pid_t nr,
-					 const char *path, int flags)
-{
-	struct file *dir, *entry;
-	pid_t shown;
-
-	dir = pidfd_file_open_root(root, name, *path ?
-				   O_RDONLY | O_DIRECTORY | O_NOFOLLOW : flags);
-	/*
-	 * procfs's permission check answers ESRCH for a directory whose
-	 * task has gone: a dentry the same race bound to the exec'ing
-	 * thread's old pid. The next walk's revalidation drops it.
-	 */
-	if (dir == ERR_PTR(-ESRCH))
-		return ERR_PTR(-ENOENT);
-	if (IS_ERR(dir))
-		return dir;
-	shown = pidfd_procdir_number(dir);
-	if (shown != nr) {
-		/*
-		 * Bound to another pid (it shows another number), or to the
-		 * exec'ing thread's old pid, released since (procfs answers
-		 * ESRCH or ENOENT in it): stale either way.
-		 */
-		if (shown > 0 || shown == -ESRCH || shown == -ENOENT) {
-			d_invalidate(dir->f_path.dentry);
-			shown = -ENOENT;
-		}
-		fput(dir);
-		return ERR_PTR(shown);
-	}
-	if (!*path)
-		return dir;
-	entry = pidfd_file_open_root(&dir->f_path, path, flags);
-	fput(dir);
-	return entry;
+	if (kstrtoint(buf, 10, &nr) || nr != search->nr)
+		return PIDFD_FILLDIR_CONTINUE;
+	search->found = true;
+	return PIDFD_FILLDIR_STOP;
 }
 
 /**
- * pidfd_open_proc_entry - open <nr>/@path in a procfs, proved to be @pid's
- * @pid: the process the entry must belong to
- * @root: the procfs root
- * @path: what to open below /proc/<nr>, or "" for the directory itself
- * @flags: open flags
+ * pidfd_procdir_lists - does a process directory's task/ list a thread?
+ * @procdir: a /proc/<pid> directory
+ * @nr: a thread's number in that procfs's pid namespace
  *
- * Opened with the caller's credentials and a normal path walk. The number
- * must name @pid in the procfs's pid namespace before and after the open,
- * and the directory must show that number as its own: a struct pid is
- * never reused and keeps its number until its last task is released, so
- * agreement at both ends means the number meant @pid for the whole open,
- * and the directory, which had that number in between, is @pid's.
+ * procfs lists task/ from the struct pid the directory's inode is bound
+ * to: the threads of that pid's process, by their numbers now. So if @nr
+ * is listed while it names a struct pid, the directory is that pid's
+ * process. Read with iterate_dir(), the kernel's readdir with its checks.
  *
- * Return: the file, or an ERR_PTR(): -ESRCH when @pid is gone or not in
- * that namespace, else what the open gave.
+ * Return: 1 if listed, 0 if not, or a negative errno (-ENOENT or -ESRCH
+ * when the directory's task is gone).
  */
-struct file *pidfd_open_proc_entry(struct pid *pid, const struct path *root,
-				   const char *path, int flags)
+int pidfd_procdir_lists(const struct path *procdir, pid_t nr)
+{
+	struct tid_search search = {
+		.ctx.actor = tid_search_actor,
+		.nr = nr,
+	};
+	struct file *task;
+	int err;
+
+	task = pidfd_proc_open_dir(procdir, "task");
+	if (IS_ERR(task))
+		return PTR_ERR(task);
+	err = iterate_dir(task, &search.ctx);
+	fput(task);
+	if (err)
+		return err;
+	return search.found;
+}
+
+/**
+ * pidfd_open_procdir - open @pid's directory in a procfs
+ * @pid: the process (or thread) the directory must belong to
+ * @root: the root of the procfs
+ *
+ * Opened as pidfd_proc_open_dir() opens, by the number the procfs's pid
+ * namespace gives @pid. The number must name @pid before and after, and
+ * the directory's task/ must list it in between: a struct pid is never
+ * reused and keeps its number until its last task is released, so the
+ * directory belongs to @pid's process.
+ *
+ * Return: the directory, or an ERR_PTR(): -ESRCH when @pid is gone, is not
+ * in that namespace, or its directory cannot be proved; -EXDEV when a
+ * mount covers it in the caller's view; else what procfs gave.
+ */
+struct file *pidfd_open_procdir(struct pid *pid, const struct path *root)
 {
 	struct pid_namespace *ns = pidfd_proc_pid_ns(d_inode(root->dentry));
 	pid_t nr = pid_nr_ns(pid, ns);
-	struct file *entry;
+	struct file *dir;
 	char name[12];
-	int attempt;
+	int attempt, err;
 
 	if (!nr || !pidfd_pid_holds_number(pid, ns, nr))
 		return ERR_PTR(-ESRCH);
 	snprintf(name, sizeof(name), "%d", nr);
 
 	for (attempt = 1; ; attempt++) {
-		entry = open_proc_entry_once(root, name, nr, path, flags);
-		if (!pidfd_pid_holds_number(pid, ns, nr)) {
-			/* Gone while we looked, whatever the lookup found. */
-			if (!IS_ERR(entry))
-				fput(entry);
-			return ERR_PTR(-ESRCH);
+		dir = pidfd_proc_open_dir(root, name);
+		if (IS_ERR(dir)) {
+			err = PTR_ERR(dir);
+		} else {
+			err = pidfd_procdir_lists(&dir->f_path, nr);
+			/* Not listed, or its task gone: not (or no more) @pid's. */
+			if (err >= 0 || err == -ENOENT)
+				err = err == 1 ? 0 : -ESRCH;
 		}
-		if (!IS_ERR(entry) || PTR_ERR(entry) != -ENOENT ||
-		    attempt == PROC_LOOKUP_ATTEMPTS)
-			return entry;
+		/* Gone while we looked, whatever the lookup found. */
+		if (!pidfd_pid_holds_number(pid, ns, nr))
+			err = -ESRCH;
+		if (!err)
+			return dir;
+		if (!IS_ERR(dir))
+			fput(dir);
+		/*
+		 * The exec race (above) looks like ENOENT, or ESRCH: look
+		 * again. procfs's own ENOENT (hidepid=invisible) stays.
+		 */
+		if ((err != -ENOENT && err != -ESRCH) ||
+		    attempt == PROC_LOOKUP_ATTEMPTS ||
+		    !pid_has_task(pid, PIDTYPE_PID))
+			return ERR_PTR(err);
 	}
 }
 
@@ -157,14 +190,12 @@ long pidfd_get_procfd(struct file *file, int procfd)
 	if (!root)
 		return -EBADF;
 
-	if (root->f_path.dentry->d_sb->s_magic != PROC_SUPER_MAGIC ||
-	    root->f_path.dentry != root->f_path.dentry->d_sb->s_root) {
+	if (!pidfd_is_proc_root(&root->f_path)) {
 		fd = -EINVAL;
 		goto out_put_root;
 	}
 
-	dir = pidfd_open_proc_entry(pidfd_file_pid(file), &root->f_path, "",
-				    O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+	dir = pidfd_open_procdir(pidfd_file_pid(file), &root->f_path);
 	if (IS_ERR(dir)) {
 		fd = PTR_ERR(dir);
 		goto out_put_root;

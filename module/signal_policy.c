@@ -27,6 +27,8 @@
  */
 #include <linux/bits.h>
 #include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/mman.h>
 #include <linux/moduleparam.h>
 #include <linux/mount.h>
 #include <linux/sched.h>
@@ -76,8 +78,41 @@ static void note_other_lsm(const char *name)
 }
 
 /*
- * securityfs's "lsm": the active LSMs, comma separated, in hook order,
- * read by the process that loads the module (pidfd_read_file()).
+ * securityfs's "lsm" has only ->read, into user memory (up to 7.2 at
+ * least): it is read through an anonymous page mapped for the moment into
+ * the process that loads the module, which holds CAP_SYS_MODULE (or is
+ * modprobe, started by the kernel). Only at load: no ioctl reads a file
+ * through a caller's memory (docs/security.md).
+ */
+static ssize_t read_via_user_page(struct file *file, char *buf, size_t size)
+{
+	unsigned long ubuf;
+	ssize_t len = 0, n;
+	loff_t pos = 0;
+
+	if (!current->mm)
+		return -EOPNOTSUPP;
+	ubuf = vm_mmap(NULL, 0, size, PROT_READ | PROT_WRITE,
+		       MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	if (IS_ERR_VALUE(ubuf))
+		return (ssize_t)ubuf;
+	do {
+		n = file->f_op->read(file, (char __user *)ubuf + len,
+				     size - len, &pos);
+		if (n > 0)
+			len += n;
+	} while (n > 0 && len < size);
+	if (n < 0)
+		len = n;
+	else if (copy_from_user(buf, (char __user *)ubuf, len))
+		len = -EFAULT;
+	vm_munmap(ubuf, size);
+	return len;
+}
+
+/*
+ * The active LSMs, comma separated, in hook order. Through a securityfs
+ * mount of our own, on which nobody can mount anything.
  */
 static int read_lsm_list(char *buf, size_t size)
 {
@@ -101,7 +136,7 @@ static int read_lsm_list(char *buf, size_t size)
 		len = PTR_ERR(file);
 	} else {
 		/* size - 1: room for the NUL, and a way to tell it was cut. */
-		len = pidfd_read_file(file, buf, size - 1);
+		len = read_via_user_page(file, buf, size - 1);
 		fput(file);
 	}
 	kern_unmount(mnt);

@@ -332,7 +332,7 @@ static void suite_setup(void)
 		      "AppArmor is not active in this kernel");
 	ck_assert_msg(lt_apparmor_load(LT_PROFILES) == 0,
 		      "cannot load %s: %s", LT_PROFILES, strerror(errno));
-	ck_assert_msg(lt_read_file(LT_TRUST_PARAM, saved_trust,
+	ck_assert_msg(pt_read_text(LT_TRUST_PARAM, saved_trust,
 				   sizeof(saved_trust)) == 0,
 		      "%s: %s", LT_TRUST_PARAM, strerror(errno));
 }
@@ -476,7 +476,7 @@ START_TEST(test_active_lsms_reported)
 {
 	char lsms[128];
 
-	ck_assert_int_eq(lt_read_file(LT_LSMS_PARAM, lsms, sizeof(lsms)), 0);
+	ck_assert_int_eq(pt_read_text(LT_LSMS_PARAM, lsms, sizeof(lsms)), 0);
 	/* Debian's kernels: AppArmor everywhere, BPF-LSM from 6.1 on. */
 	ck_assert_str_eq(lsms, lt_lsm_active("bpf") ? "apparmor,bpf" :
 						      "apparmor");
@@ -592,7 +592,7 @@ static void expect_trust(const char *write, const char *read_back)
 	char value[128];
 
 	set_trust(write);
-	ck_assert_int_eq(lt_read_file(LT_TRUST_PARAM, value, sizeof(value)),
+	ck_assert_int_eq(pt_read_text(LT_TRUST_PARAM, value, sizeof(value)),
 			 0);
 	ck_assert_msg(!strcmp(value, read_back),
 		      "wrote '%s', read back '%s', want '%s'", write, value,
@@ -622,7 +622,7 @@ START_TEST(test_trust_parameter)
 	expect_trust("bpf", "bpf");
 	ck_assert_errno(write_trust("tomoyo"), EINVAL);
 	ck_assert_errno(write_trust("bpf,nonsense"), EINVAL);
-	ck_assert_int_eq(lt_read_file(LT_TRUST_PARAM, value, sizeof(value)),
+	ck_assert_int_eq(pt_read_text(LT_TRUST_PARAM, value, sizeof(value)),
 			 0);
 	ck_assert_str_eq(value, "bpf");
 	pt_assert_child(write_trust_unprivileged, NULL);

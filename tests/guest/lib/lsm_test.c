@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "lsm_test.h"
+#include "pidfd_test.h"
 
 #define SECURITYFS	"/sys/kernel/security"
 
@@ -37,30 +38,12 @@ int lt_write_file(const char *path, const char *value)
 	return n == (ssize_t)len ? 0 : -1;
 }
 
-int lt_read_file(const char *path, char *buf, size_t len)
-{
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	while (n > 0 && buf[n - 1] == '\n')
-		n--;
-	buf[n] = '\0';
-	return 0;
-}
-
 bool lt_lsm_active(const char *name)
 {
 	char list[512], *tok, *save;
 
 	if (lt_mount_securityfs() < 0 ||
-	    lt_read_file(SECURITYFS "/lsm", list, sizeof(list)) < 0)
+	    pt_read_text(SECURITYFS "/lsm", list, sizeof(list)) < 0)
 		return false;
 	for (tok = strtok_r(list, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save))

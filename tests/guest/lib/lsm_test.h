@@ -25,8 +25,6 @@ int lt_apparmor_enter(const char *name);
 
 /* Writes @value to the sysfs file @path. 0 or -1/errno. */
 int lt_write_file(const char *path, const char *value);
-/* Reads the sysfs file @path without the trailing newline. 0 or -1. */
-int lt_read_file(const char *path, char *buf, size_t len);
 
 /*
  * Does the kernel log contain a line with every one of the NULL-ended

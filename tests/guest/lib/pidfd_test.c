@@ -569,6 +569,24 @@ int pt_try_unload(void)
 	return (int)syscall(SYS_delete_module, "pidfd", O_NONBLOCK);
 }
 
+int pt_read_text(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	while (n > 0 && buf[n - 1] == '\n')
+		n--;
+	buf[n] = '\0';
+	return 0;
+}
+
 int pt_private_mounts(void)
 {
 	if (unshare(CLONE_NEWNS) < 0)

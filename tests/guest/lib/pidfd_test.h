@@ -135,6 +135,10 @@ void pt_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define PT_CHECK(cond, ...) do { \
 	if (!(cond)) { pt_msg("%s:%d: %s: ", __FILE__, __LINE__, #cond); \
 		       PT_FAIL(__VA_ARGS__); } } while (0)
+/* The same in a helper of a pt_run() child: ends the child with 1. */
+#define PT_REQUIRE(cond, ...) do { \
+	if (!(cond)) { pt_msg("%s:%d: %s: ", __FILE__, __LINE__, #cond); \
+		       pt_msg(__VA_ARGS__); _exit(1); } } while (0)
 
 /* Runs fn as a pt_run() child and asserts it returned 0. */
 #define pt_assert_child(fn, arg) do { \
@@ -177,6 +181,8 @@ void pt_exec_child_end(struct pt_exec_child *c);
 
 /* ---- /proc and friends --------------------------------------------- */
 
+/* A small file's text, trailing newlines cut, NUL-terminated. 0 or -1. */
+int pt_read_text(const char *path, char *buf, size_t len);
 /*
  * Reads the line starting with @key from @path (e.g. "Pid:") into @out,
  * without the key and without the trailing newline, the tab kept as is.
