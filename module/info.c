@@ -127,8 +127,9 @@ long pidfd_get_info(struct file *file, unsigned int cmd, void __user *uarg)
 		return -EINVAL;
 	if (copy_from_user(&request, &uinfo->mask, sizeof(request)))
 		return -EFAULT;
+	/* Upstream since early 2026 (fs/pidfs.c, 7.2): EREMOTE, was ESRCH. */
 	if (!pidfd_pid_in_current_ns(pid))
-		return -ESRCH;
+		return -EREMOTE;
 
 	rcu_read_lock();
 	for (tries = 0; tries < LOOKUP_TRIES; tries++) {

@@ -12,8 +12,10 @@
  * no /proc in its view and no hidepid= option of another instance applies,
  * as upstream needs none. The directory is proved to be the pidfd's process
  * as PIDFD_GET_PROCFD's is (pidfd_open_procdir()); the instance is the
- * module's alone, so nobody can mount on it or plant an entry in it.
+ * module's alone, so nobody can mount on it, and a stale entry that a
+ * lookup racing execve() leaves there is dropped.
  */
+#include <linux/cred.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/mount.h>
@@ -46,6 +48,13 @@ static const struct ns_link ns_links[] = {
 };
 
 static struct vfsmount *proc_mnt;
+/*
+ * Who proves the directory in that instance: the kernel, so that a
+ * caller's path-based LSM (Landlock, AppArmor) does not judge a path it
+ * never named; the caller's credentials open the link, as upstream's
+ * ptrace check is the caller's.
+ */
+static const struct cred *proof_cred;
 
 /*
  * do_exit() drops a task's namespaces before it becomes a zombie. procfs
@@ -91,6 +100,7 @@ long pidfd_get_namespace(struct file *file, unsigned int cmd,
 		.mnt = proc_mnt,
 		.dentry = proc_mnt->mnt_root,
 	};
+	const struct cred *caller_cred;
 	struct file *dir, *nsfile;
 	int fd;
 
@@ -105,7 +115,9 @@ long pidfd_get_namespace(struct file *file, unsigned int cmd,
 		return -EOPNOTSUPP;
 
 	/* ESRCH also when the process is outside the module's procfs's ns. */
-	dir = pidfd_open_procdir(pid, &root);
+	caller_cred = override_creds(proof_cred);
+	dir = pidfd_open_procdir(pid, &root, true);
+	revert_creds(caller_cred);
 	if (IS_ERR(dir))
 		return PTR_ERR(dir);
 	/* Our own instance: no mount can be on the way, the link is meant. */
@@ -153,10 +165,16 @@ int pidfd_nsfd_init(void)
 		pr_err("cannot mount an internal procfs instance: %d\n", err);
 		return err;
 	}
+	proof_cred = prepare_kernel_cred(&init_task);
+	if (!proof_cred) {
+		kern_unmount(proc_mnt);
+		return -ENOMEM;
+	}
 	return 0;
 }
 
 void pidfd_nsfd_exit(void)
 {
+	put_cred(proof_cred);
 	kern_unmount(proc_mnt);
 }

@@ -25,15 +25,15 @@
  * CAP_SYS_ADMIN, so that an unprivileged holder cannot kill a process
  * that has since gained privileges through a setuid exec. The module
  * cannot create processes, so it takes the nearest: a process (not a
- * thread) that is the caller's own child, that has no_new_privs unless
- * the caller has CAP_SYS_ADMIN in the target's user namespace, and that
- * the caller may kill now, by the same check the kill at the last close
- * will run (pidfd_autokill()).
+ * thread) that is the caller's own child, that has no_new_privs on every
+ * thread unless the caller has CAP_SYS_ADMIN in the target's user
+ * namespace, and that the caller may kill now, by the same check the kill
+ * at the last close will run (pidfd_autokill()).
  */
 static int autokill_allowed(struct pid *pid)
 {
+	struct task_struct *task, *t;
 	struct user_namespace *ns;
-	struct task_struct *task;
 	sigval_t unused = {};
 	bool child, nnp;
 	int err;
@@ -46,7 +46,14 @@ static int autokill_allowed(struct pid *pid)
 		return pid_has_task(pid, PIDTYPE_PID) ? -EINVAL : -ESRCH;
 	}
 	child = same_thread_group(rcu_dereference(task->real_parent), current);
-	nnp = task_no_new_privs(task);
+	/*
+	 * prctl(PR_SET_NO_NEW_PRIVS) sets it on one thread: every thread
+	 * must have it, or one could exec a setuid program. Threads made
+	 * later inherit it from their creator, and it is never cleared.
+	 */
+	nnp = true;
+	for_each_thread(task, t)
+		nnp &= task_no_new_privs(t);
 	ns = get_user_ns(__task_cred(task)->user_ns);
 	rcu_read_unlock();
 
@@ -171,7 +178,8 @@ static int procdir_number(const struct path *dir, struct path *procdir)
  * read from its inode; procfs lists that pid's threads in its process's
  * task/. The pid that has the number now (looked up first) is the
  * directory's process if task/ lists the number and the pid still has
- * it afterwards (pidfd_procdir_lists()).
+ * it afterwards (pidfd_procdir_lists()); a thread directory must also
+ * still have its task (pidfd_procdir_alive()).
  */
 long pidfd_dev_open_procdir(unsigned int cmd, void __user *uarg)
 {
@@ -211,6 +219,9 @@ long pidfd_dev_open_procdir(unsigned int cmd, void __user *uarg)
 	}
 
 	err = pidfd_procdir_lists(&procdir, nr);
+	/* A thread directory: listed is not enough, it must be alive. */
+	if (err == 1 && procdir.dentry != dir->f_path.dentry)
+		err = pidfd_procdir_alive(&dir->f_path) ?: 1;
 	if (err == 1 && pidfd_pid_holds_number(pid, ns, nr))
 		err = pidfd_install(pid, args.flags);
 	else if (err >= 0 || err == -ENOENT)

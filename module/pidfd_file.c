@@ -41,6 +41,13 @@ static void pidfd_autokill(struct pid *pid, const struct cred *cred)
 	if (err && err != -ESRCH)
 		pr_notice_ratelimited("autokill of pid %d refused: %d\n",
 				      pid_nr(pid), err);
+	/*
+	 * A pid namespace's init drops a SIGKILL that is not forced, as the
+	 * one above is not. kill(2) by the opener, its parent and so outside
+	 * that namespace, forces it: so, once allowed, does the kill here.
+	 */
+	else if (!err && is_child_reaper(pid))
+		kill_pid(pid, SIGKILL, 1);
 }
 
 static int pidfd_release(struct inode *inode, struct file *file)

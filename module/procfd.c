@@ -7,9 +7,11 @@
  * a time with LOOKUP_NO_XDEV and no symlinks: it never leaves that procfs
  * instance, and a mount the caller put over an entry (in its own mount
  * namespace) ends it with EXDEV instead of being followed. Nothing here
- * changes the dcache or the mount tree: a stale procfs dentry is left to
- * procfs, which drops it once its pid has no task, and counts as "cannot
- * be proved" (ESRCH) meanwhile. docs/security.md has the audit.
+ * changes the dcache or the mount tree of a procfs a caller can reach: a
+ * stale dentry there is left to procfs, which drops it once its pid has no
+ * task, and counts as "cannot be proved" (ESRCH). Only in the module's own
+ * instance (nsfd.c), where nobody can mount, is a stale dentry dropped.
+ * docs/security.md has the audit.
  */
 #include <linux/dcache.h>
 #include <linux/file.h>
@@ -94,6 +96,28 @@ static PIDFD_FILLDIR_TYPE tid_search_actor(struct dir_context *ctx,
 }
 
 /**
+ * pidfd_procdir_alive - has a process or thread directory still its task?
+ * @dir: a /proc/<pid> or /proc/<pid>/task/<tid> directory
+ *
+ * procfs finds the entries of such a directory only while the struct pid
+ * its inode is bound to has a task: a bound pid that is alive holds its
+ * number still.
+ *
+ * Return: 0 if so, -ENOENT if not, else what the lookup gave.
+ */
+int pidfd_procdir_alive(const struct path *dir)
+{
+	struct path ns;
+	int err;
+
+	err = vfs_path_lookup(dir->dentry, dir->mnt, "ns", PROC_WALK_FLAGS,
+			      &ns);
+	if (!err)
+		path_put(&ns);
+	return err;
+}
+
+/**
  * pidfd_procdir_lists - does a process directory's task/ list a thread?
  * @procdir: a /proc/<pid> directory
  * @nr: a thread's number in that procfs's pid namespace
@@ -129,6 +153,10 @@ int pidfd_procdir_lists(const struct path *procdir, pid_t nr)
  * pidfd_open_procdir - open @pid's directory in a procfs
  * @pid: the process (or thread) the directory must belong to
  * @root: the root of the procfs
+ * @own: @root is the module's own instance, where no mount can be: a
+ *	directory that a lookup racing execve() bound to another live pid
+ *	(exchange_tids()), which procfs keeps as long as that pid lives, is
+ *	dropped there and looked up again
  *
  * Opened as pidfd_proc_open_dir() opens, by the number the procfs's pid
  * namespace gives @pid. The number must name @pid before and after, and
@@ -140,7 +168,8 @@ int pidfd_procdir_lists(const struct path *procdir, pid_t nr)
  * in that namespace, or its directory cannot be proved; -EXDEV when a
  * mount covers it in the caller's view; else what procfs gave.
  */
-struct file *pidfd_open_procdir(struct pid *pid, const struct path *root)
+struct file *pidfd_open_procdir(struct pid *pid, const struct path *root,
+				bool own)
 {
 	struct pid_namespace *ns = pidfd_proc_pid_ns(d_inode(root->dentry));
 	pid_t nr = pid_nr_ns(pid, ns);
@@ -167,8 +196,12 @@ struct file *pidfd_open_procdir(struct pid *pid, const struct path *root)
 			err = -ESRCH;
 		if (!err)
 			return dir;
-		if (!IS_ERR(dir))
+		if (!IS_ERR(dir)) {
+			if (own && err == -ESRCH &&
+			    pidfd_pid_holds_number(pid, ns, nr))
+				d_invalidate(dir->f_path.dentry);
 			fput(dir);
+		}
 		/*
 		 * The exec race (above) looks like ENOENT, or ESRCH: look
 		 * again. procfs's own ENOENT (hidepid=invisible) stays.
@@ -195,7 +228,7 @@ long pidfd_get_procfd(struct file *file, int procfd)
 		goto out_put_root;
 	}
 
-	dir = pidfd_open_procdir(pidfd_file_pid(file), &root->f_path);
+	dir = pidfd_open_procdir(pidfd_file_pid(file), &root->f_path, false);
 	if (IS_ERR(dir)) {
 		fd = PTR_ERR(dir);
 		goto out_put_root;

@@ -10,6 +10,9 @@
  * caller's siginfo ask for, and what any SIGKILL amounts to: its siginfo is
  * never seen, and it kills the whole process whichever thread it targets.
  *
+ * A process-group signal with a caller's siginfo is refused (EOPNOTSUPP):
+ * the kernel signals a group exactly only under tasklist_lock.
+ *
  * The other paths (thread scope, or a caller's siginfo) have no exported
  * checked delivery function. For them the module asks the kernel's check
  * about signal 0 against the very task kill(2) would check, through
@@ -166,26 +169,6 @@ static int send_to_pid(struct pid *pid, int sig, kernel_siginfo_t *info,
 	return err;
 }
 
-/* As kill(-pgrp): 0 if any member got it, else the last error. */
-static int send_to_process_group(struct pid *pgrp, int sig,
-				 const kernel_siginfo_t *info)
-{
-	kernel_siginfo_t copy;
-	struct task_struct *task;
-	bool delivered = false;
-	int err = -ESRCH;
-
-	rcu_read_lock();
-	do_each_pid_task(pgrp, PIDTYPE_PGID, task) {
-		/* Delivery rewrites si_uid/si_pid for each receiver. */
-		copy = *info;
-		err = checked_send(task, sig, &copy, SCOPE_PROCESS);
-		delivered |= !err;
-	} while_each_pid_task(pgrp, PIDTYPE_PGID, task);
-	rcu_read_unlock();
-	return delivered ? 0 : err;
-}
-
 /*
  * tgkill(2)'s SIGKILL: the kernel turns it into the death of the whole
  * process, as kill(2)'s, unless the thread is already exiting, when it is
@@ -268,7 +251,13 @@ long pidfd_send_signal_ioctl(struct file *file, unsigned int cmd,
 		}
 	}
 
+	/*
+	 * kill_pgrp_info() signals exactly the group's members by holding
+	 * tasklist_lock, which no module can take: a walk under RCU alone can
+	 * stray into another group through a task that setpgid() moves, and
+	 * miss members. Refused rather than approximated (docs/abi.md).
+	 */
 	if (scope == SCOPE_PROCESS_GROUP)
-		return send_to_process_group(pid, sig, &info);
+		return -EOPNOTSUPP;
 	return send_to_pid(pid, sig, &info, scope);
 }

@@ -26,6 +26,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -35,6 +36,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -286,6 +288,85 @@ static void make_threaded(void)
 	wait_thread_gone(threaded, gone_tid);
 }
 
+/*
+ * Mount games: in a mount namespace of its own, the fuzzer lays a tmpfs
+ * with a submount over its children's /proc entries and takes it off
+ * again while it fuzzes. The module must answer EXDEV or walk past them,
+ * and the initial namespace's mounts must not change (issue 23).
+ */
+#define COVER_DIR	"/tmp/pidfd-fuzz-cover"
+#define COVERS		4
+
+static char covered[COVERS][64];
+static unsigned int ncovered;
+static char initial_mounts[32768];
+
+static void read_mounts(char *buf, size_t len)
+{
+	int fd = open("/proc/1/mountinfo", O_RDONLY | O_CLOEXEC);
+	size_t off = 0;
+	ssize_t n;
+
+	REQUIRE(fd >= 0);
+	while ((n = read(fd, buf + off, len - 1 - off)) > 0)
+		off += (size_t)n;
+	REQUIRE(n == 0 && off < len - 1);
+	buf[off] = '\0';
+	close(fd);
+}
+
+static void covers_setup(void)
+{
+	read_mounts(initial_mounts, sizeof(initial_mounts));
+	REQUIRE(unshare(CLONE_NEWNS) == 0);
+	REQUIRE(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0);
+	REQUIRE(mkdir(COVER_DIR, 0755) == 0 || errno == EEXIST);
+	REQUIRE(mount("cover", COVER_DIR, "tmpfs", 0, "size=16k") == 0);
+	REQUIRE(mkdir(COVER_DIR "/sub", 0755) == 0);
+	REQUIRE(mount("sub", COVER_DIR "/sub", "tmpfs", 0, "size=16k") == 0);
+}
+
+/* Covers one more entry, or uncovers the last one. */
+static void cover_toggle(void)
+{
+	char *path;
+
+	if (ncovered == COVERS || (ncovered && rnd_below(2))) {
+		/* Gone already if its process died (procfs drops it). */
+		umount2(covered[--ncovered], MNT_DETACH);
+		return;
+	}
+	path = covered[ncovered];
+	switch (rnd_below(4)) {
+	case 0:
+		snprintf(path, sizeof(covered[0]), "/proc/%d", live);
+		break;
+	case 1:
+		snprintf(path, sizeof(covered[0]), "/proc/%d/task", live);
+		break;
+	case 2:
+		snprintf(path, sizeof(covered[0]), "/proc/%d/task/%d",
+			 threaded, threaded);
+		break;
+	default:
+		snprintf(path, sizeof(covered[0]), "/proc/%d", threaded);
+		break;
+	}
+	if (mount(COVER_DIR, path, NULL, MS_BIND | MS_REC, NULL) == 0)
+		ncovered++;
+}
+
+static void covers_check(void)
+{
+	static char now[sizeof(initial_mounts)];
+
+	while (ncovered)
+		umount2(covered[--ncovered], MNT_DETACH);
+	read_mounts(now, sizeof(now));
+	if (strcmp(now, initial_mounts))
+		fail("the initial namespace's mounts changed");
+}
+
 static void open_targets(void)
 {
 	pid_t reaped;
@@ -515,16 +596,19 @@ static bool allowed_errno(enum fd_kind kind, unsigned int cmd, int err)
 		EACCES, 0
 	};
 	static const int signal_errs[] = {
-		EFAULT, EINVAL, EPERM, ESRCH, E2BIG, EACCES, EAGAIN, ENOMEM, 0
+		EFAULT, EINVAL, EPERM, ESRCH, E2BIG, EACCES, EAGAIN, ENOMEM,
+		EOPNOTSUPP, 0
 	};
 	static const int procfd_errs[] = {
-		EBADF, EINVAL, ESRCH, ENOENT, EACCES, EPERM, EMFILE, ENFILE,
-		ENOMEM, 0
-	};
-	static const int info_errs[] = { EFAULT, EINVAL, ESRCH, ENOMEM, 0 };
-	static const int procdir_errs[] = {
-		EFAULT, EINVAL, E2BIG, EBADF, ESRCH, EACCES, EPERM, EMFILE,
+		EBADF, EINVAL, ESRCH, ENOENT, EACCES, EPERM, EXDEV, EMFILE,
 		ENFILE, ENOMEM, 0
+	};
+	static const int info_errs[] = {
+		EFAULT, EINVAL, ESRCH, EREMOTE, ENOMEM, 0
+	};
+	static const int procdir_errs[] = {
+		EFAULT, EINVAL, E2BIG, EBADF, ESRCH, EACCES, EPERM, EXDEV,
+		EMFILE, ENFILE, ENOMEM, 0
 	};
 	static const int ns_errs[] = {
 		EINVAL, ESRCH, EACCES, EOPNOTSUPP, EMFILE, ENFILE, ENOMEM, 0
@@ -615,6 +699,7 @@ int main(int argc, char **argv)
 	pidfds_before = read_counter("live_pidfds");
 	pids_before = read_counter("live_pids");
 	map_args();
+	covers_setup();
 	open_targets();
 
 	for (iteration = 0; iteration < iterations; iteration++) {
@@ -624,6 +709,8 @@ int main(int argc, char **argv)
 		long ret;
 		int err;
 
+		if (rnd_below(64) == 0)
+			cover_toggle();
 		memset(arg_area + ARG_SIZE, CANARY_BYTE, CANARY_SIZE);
 		value = random_value(cmd);
 		errno = 0;
@@ -661,6 +748,7 @@ int main(int argc, char **argv)
 	if (ok <= iterations / 100)
 		fail("only %lu of %lu calls succeeded", ok, iterations);
 
+	covers_check();
 	for (i = 0; i < T_COUNT; i++)
 		close(fds[i].fd);
 	close(proc_self_dir);

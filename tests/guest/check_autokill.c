@@ -12,6 +12,7 @@
 
 #include <linux/capability.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
@@ -240,6 +241,74 @@ START_TEST(autokill_needs_nnp_or_cap)
 }
 END_TEST
 
+/*
+ * no_new_privs is per thread: a child whose other thread lacks it could
+ * still exec a setuid program there. As uid 1000: refused (EPERM) until
+ * every thread has it.
+ */
+static int nnp_thread_main(void *arg)
+{
+	struct pt_sync ready, idle;
+	pthread_t thread;
+	pid_t pid;
+
+	(void)arg;
+	PT_CHECK(become_user(0) == 0, "drop privileges: %m");
+	pt_sync_init(&ready);
+	pid = pt_fork();
+	if (pid == 0) {
+		pt_sync_init(&idle);
+		if (pthread_create(&thread, NULL, pt_idle_thread, &idle) ||
+		    pt_sync_get(&idle, 10000) <= 0 ||
+		    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+			_exit(2);
+		pt_sync_put(&ready, 1);
+		for (;;)
+			pause();
+	}
+	PT_CHECK(pt_sync_get(&ready, 10000) == 1, "child not ready");
+	errno = 0;
+	PT_CHECK(open_autokill(pid, 0) == -1 && errno == EPERM,
+		 "a thread without no_new_privs: %s, want EPERM",
+		 pt_errname(errno));
+	pt_kill_reap(pid);
+	return 0;
+}
+
+START_TEST(autokill_nnp_on_every_thread)
+{
+	pt_assert_child(nnp_thread_main, NULL);
+}
+END_TEST
+
+/*
+ * The init of a new pid namespace (what sandbox launchers start) drops
+ * signals that are not forced; kill(2) from its parent's namespace forces
+ * SIGKILL, and so must the last close.
+ */
+START_TEST(autokill_pid_namespace_init)
+{
+	int fd, watch;
+	pid_t pid;
+
+	pid = pt_clone(CLONE_NEWPID);
+	if (pid == 0) {
+		for (;;)
+			pause();
+	}
+	ck_assert_msg(pid > 0, "clone(CLONE_NEWPID): %m");
+	watch = pt_open_ok(pid, 0);
+	fd = open_autokill(pid, 0);
+	ck_assert_msg(fd >= 0, "open: %s", pt_errname(errno));
+	/* an init ignores what it has no handler for, SIGKILL aside */
+	ck_assert_ok(pt_send_signal(watch, SIGTERM, NULL, 0));
+	ck_assert(survives(watch));
+	close(fd);
+	assert_killed(pid);
+	close(watch);
+}
+END_TEST
+
 /* ---- a target that changed uids ------------------------------------ */
 
 /*
@@ -390,6 +459,8 @@ static Suite *autokill_suite(void)
 	tc = pt_tcase(s, "refused");
 	tcase_add_test(tc, autokill_refused);
 	tcase_add_test(tc, autokill_needs_nnp_or_cap);
+	tcase_add_test(tc, autokill_nnp_on_every_thread);
+	tcase_add_test(tc, autokill_pid_namespace_init);
 	tcase_add_test(tc, autokill_spares_setuid_root);
 	tcase_add_test(tc, autokill_spares_other_uid);
 	return s;

@@ -286,6 +286,81 @@ START_TEST(hostile_forged_stat)
 }
 END_TEST
 
+/* ---- a thread directory that outlived its thread ---- */
+
+/* A thread of ours that waits until cancelled; its number. */
+static pid_t start_idle_thread(pthread_t *thread)
+{
+	struct pt_sync s;
+	pid_t tid;
+
+	pt_sync_init(&s);
+	PT_REQUIRE(pthread_create(thread, NULL, pt_idle_thread, &s) == 0,
+		   "pthread_create");
+	tid = pt_sync_get(&s, 10000);
+	pt_sync_close(&s);
+	return tid;
+}
+
+/*
+ * Pid 1 of a pid namespace of its own, with its procfs: an fd of
+ * /proc/1/task/<t> kept after thread t exited, and a new thread that got
+ * the number t again (ns_last_pid). The old directory must not give a
+ * pidfd for the newcomer, though task/ lists t again.
+ */
+static int stale_thread_child(void *arg)
+{
+	pthread_t old, newcomer;
+	char path[64];
+	pid_t t, again;
+	int dir, fd, i;
+
+	(void)arg;
+	PT_CHECK(mount("proc", "/proc", "proc", 0, NULL) == 0,
+		 "mount proc: %m");
+	t = start_idle_thread(&old);
+	dir = open_dir("/proc/1/task/%d", t);
+	PT_CHECK(pthread_cancel(old) == 0 && pthread_join(old, NULL) == 0,
+		 "end thread %d", t);
+	snprintf(path, sizeof(path), "/proc/1/task/%d", t);
+	for (i = 0; i < 1000 && access(path, F_OK) == 0; i++)
+		usleep(1000);
+	PT_CHECK(access(path, F_OK) != 0, "thread %d still there", t);
+
+	PT_CHECK(pt_set_ns_last_pid(t - 1) == 0, "ns_last_pid: %m");
+	again = start_idle_thread(&newcomer);
+	PT_CHECK(again == t, "the newcomer is %d, not %d", again, t);
+	errno = 0;
+	fd = pt_open_procdir(dir, PIDFD_THREAD);
+	PT_CHECK(fd < 0 && errno == ESRCH,
+		 "the old thread's directory gave %d/%s, want ESRCH", fd,
+		 pt_errname(errno));
+	/* The newcomer's own directory does. */
+	fd = pt_open_procdir(open_dir("/proc/1/task/%d", t), PIDFD_THREAD);
+	PT_CHECK(fd >= 0, "the newcomer's directory: %s", pt_errname(errno));
+	return 0;
+}
+
+/* In a new pid and mount namespace, as root. */
+static int new_pidns(void *arg)
+{
+	pid_t pid;
+
+	PT_CHECK(unshare(CLONE_NEWPID | CLONE_NEWNS) == 0, "unshare: %m");
+	PT_CHECK(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0,
+		 "private mounts: %m");
+	pid = pt_fork();
+	if (pid == 0)
+		_exit(stale_thread_child(arg));
+	return pt_reap(pid);
+}
+
+START_TEST(hostile_stale_thread_dir)
+{
+	pt_assert_child(new_pidns, NULL);
+}
+END_TEST
+
 /* ---- what is not a procfs root or process directory ---- */
 
 static int not_proc_child(void *arg)
@@ -438,6 +513,7 @@ static Suite *hostile_suite(void)
 	tcase_add_test(tc, hostile_procdir_task_covered);
 	tcase_add_test(tc, hostile_forged_stat);
 	tcase_add_test(tc, hostile_not_procfs);
+	tcase_add_test(tc, hostile_stale_thread_dir);
 	tcase_add_test(tc, hostile_memory);
 	return s;
 }

@@ -406,14 +406,17 @@ START_TEST(exit_non_child)
 }
 END_TEST
 
-/* A pidfd handed to a child in a new pid ns: its target is outside. */
+/*
+ * A pidfd handed to a child in a new pid ns: its target is outside,
+ * EREMOTE as upstream answers since early 2026 (ESRCH before).
+ */
 static int foreign_info(void *arg)
 {
 	struct pidfd_info info;
 	int fd = *(int *)arg;
 
 	errno = 0;
-	PT_CHECK(pt_get_info(fd, &info, PID_CREDS) == -1 && errno == ESRCH,
+	PT_CHECK(pt_get_info(fd, &info, PID_CREDS) == -1 && errno == EREMOTE,
 		 "GET_INFO on a parent-ns process: %s", pt_errname(errno));
 	fd = pt_open(getpid(), 0);
 	PT_CHECK(pt_get_info(fd, &info, PID_CREDS) == 0, "self: %m");

@@ -334,6 +334,34 @@ START_TEST(scope_process_group)
 }
 END_TEST
 
+/*
+ * A caller's siginfo to a process group: the kernel signals exactly the
+ * group's members under tasklist_lock, which a module cannot take, so the
+ * module refuses (EOPNOTSUPP) and nobody gets anything.
+ */
+START_TEST(scope_process_group_siginfo_refused)
+{
+	static const struct target_opts o = { .wait_ms = -1, .pgrp = true };
+	siginfo_t si = { .si_signo = SIGUSR1, .si_code = SI_QUEUE };
+	struct target t;
+	uint64_t pnd, shd;
+	sigset_t set;
+	int fd;
+
+	test_sigset(&set);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	target_start(&t, &o);
+	fd = pt_open_ok(t.pid, 0);
+	ck_assert_errno(pt_send_signal(fd, SIGUSR1, &si,
+				       PIDFD_SIGNAL_PROCESS_GROUP), EOPNOTSUPP);
+	assert_pending(&t, SIGUSR1, NOWHERE);
+	ck_assert_ok(pt_thread_pending(t.member, t.member, &pnd, &shd));
+	ck_assert_msg(!((pnd | shd) & BIT(SIGUSR1)), "a group member got it");
+	close(fd);
+	target_stop(&t);
+}
+END_TEST
+
 START_TEST(scope_process_group_not_leader)
 {
 	struct target t;
@@ -1064,6 +1092,7 @@ static Suite *signal_suite(void)
 	tcase_add_test(tc, scope_flag_thread);
 	tcase_add_test(tc, scope_flag_thread_group);
 	tcase_add_test(tc, scope_process_group);
+	tcase_add_test(tc, scope_process_group_siginfo_refused);
 	tcase_add_test(tc, scope_process_group_not_leader);
 
 	tc = pt_tcase(s, "delivery");

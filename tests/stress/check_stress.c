@@ -420,6 +420,15 @@ static void life_open_tids(struct life *l)
 	}
 }
 
+/*
+ * The module refuses a process group's signal with a siginfo, whatever the
+ * target's state (docs/abi.md), except SIGKILL, which is kill(2)'s.
+ */
+static bool group_info_refused(unsigned int scope, int sig)
+{
+	return scope == PIDFD_SIGNAL_PROCESS_GROUP && sig != SIGKILL;
+}
+
 static void op_signal(struct life *l, struct life_fd *f)
 {
 	unsigned int scope = signal_scopes[rnd_below(&l->w->rng, 4)];
@@ -447,10 +456,15 @@ static void op_signal(struct life *l, struct life_fd *f)
 		   scope == PIDFD_SIGNAL_PROCESS_GROUP;
 	snprintf(what, sizeof(what), "SEND_SIGNAL(%d, %s%s)", sig,
 		 scope_name(scope), info ? ", siginfo" : "");
-	if (l->reaped && ret == 0)
+	if (info && group_info_refused(scope, sig)) {
+		if (ret != -1 || errno != EOPNOTSUPP)
+			stress_fail("%s: %d/%s, want EOPNOTSUPP", what, ret,
+				    strerror(errno));
+	} else if (l->reaped && ret == 0) {
 		stress_fail("%s to reaped child %d succeeded", what, l->pid);
-	else
+	} else {
 		life_result(l, ret, errno, esrch_ok, what, f);
+	}
 }
 
 static int expected_status(const struct child_plan *p)
@@ -716,8 +730,10 @@ static void life_kill(struct life *l)
 	while (!is_process_fd(&l->fds[i]));
 	f = &l->fds[i];
 	scope = signal_scopes[rnd_below(&l->w->rng, 4)];
-	info = rnd_below(&l->w->rng, 2) ? NULL :
-	       queued_info(&si, l->plan.sig, 0);
+	/* A group's signal with a siginfo is refused (op_signal() checks). */
+	info = rnd_below(&l->w->rng, 2) ||
+	       group_info_refused(scope, l->plan.sig) ?
+	       NULL : queued_info(&si, l->plan.sig, 0);
 	l->fatal_sent = true;
 	errno = 0;
 	ret = pt_send_signal(f->fd, l->plan.sig, info, scope);
@@ -1002,7 +1018,8 @@ static void *hammer_signal(void *arg)
 		int fd = r->pidfd[rnd_below(&rng, 2)];
 		unsigned int scope = signal_scopes[rnd_below(&rng, 4)];
 		int sig = rnd_below(&rng, 32) ? sigs[rnd_below(&rng, 5)] : SIGKILL;
-		const siginfo_t *info = sig && rnd_below(&rng, 2) ?
+		const siginfo_t *info = sig && rnd_below(&rng, 2) &&
+					!group_info_refused(scope, sig) ?
 					queued_info(&si, sig, 1) : NULL;
 		int ret;
 

@@ -96,6 +96,8 @@ pid_t pt_gettid(void);
  * and PR_SET_PDEATHSIG SIGKILL.
  */
 pid_t pt_fork(void);
+/* The same with clone(2) @flags (CLONE_NEWPID...): fork() when 0. */
+pid_t pt_clone(unsigned long flags);
 /* A child that waits (pause) until killed; dies with its parent. */
 pid_t pt_fork_sleeper(void);
 /* A child that exits at once with @code. */
