@@ -162,12 +162,14 @@ static int cover_child(void *arg)
 	errno = 0;
 	fd = pt_get_procfd(pidfd, procfd);
 	if (a->c->want) {
-		PT_CHECK(fd < 0 && errno == a->c->want, "GET_PROCFD: %d/%s, want %s",
-			 fd, pt_errname(errno), pt_errname(a->c->want));
+		PT_CHECK(fd < 0 && errno == a->c->want,
+			 "%s: GET_PROCFD %d/%s, want %s", a->c->what, fd,
+			 pt_errname(errno), pt_errname(a->c->want));
 	} else {
-		PT_CHECK(fd >= 0, "GET_PROCFD: %s", pt_errname(errno));
-		PT_CHECK(same_dir(fd, &real), "not /proc/%d's directory",
-			 a->target);
+		PT_CHECK(fd >= 0, "%s: GET_PROCFD %s", a->c->what,
+			 pt_errname(errno));
+		PT_CHECK(same_dir(fd, &real), "%s: not /proc/%d's directory",
+			 a->c->what, a->target);
 	}
 	/* The namespace ioctls walk a procfs of the module's own. */
 	fd = ioctl(own, PIDFD_GET_NET_NAMESPACE, 0);
@@ -187,7 +189,6 @@ START_TEST(hostile_mount_over_entry)
 	a.victim = v.dir;
 	a.target = pt_fork_sleeper();
 	ck_assert_int_gt(a.target, 0);
-	pt_msg("case: %s", c->what);
 	pt_assert_child(cover_child, &a);
 	ck_assert_msg(pt_alive(a.target), "the target died");
 	pt_kill_reap(a.target);

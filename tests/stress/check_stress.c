@@ -52,6 +52,7 @@
 #include <stdlib.h>
 #include <sys/epoll.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -322,6 +323,7 @@ struct stats {
 	unsigned long ops, ok, esrch;
 	unsigned long tid_fds, cross_ops;
 	unsigned long unloads, recycles;
+	unsigned long covers, exdev;
 };
 
 static struct stats stats;
@@ -336,6 +338,12 @@ struct shared {
 };
 
 static struct shared shared;
+
+/* Until the deadline, or until a failure stops everyone. */
+static bool running(void)
+{
+	return !verdict.stop && pt_now_ms() < shared.deadline;
+}
 
 struct worker {
 	int idx;
@@ -565,6 +573,11 @@ static void op_procfd(struct life *l, struct life_fd *f)
 	if (l->reaped && fd >= 0) {
 		close(fd);
 		stress_fail("GET_PROCFD for reaped %d succeeded", l->pid);
+		return;
+	}
+	/* The coverer's mount lay over the directory or its task/. */
+	if (fd < 0 && errno == EXDEV) {
+		stat_add(&stats.exdev);
 		return;
 	}
 	if (!life_result(l, fd, errno, f->kind == FD_TID || l->reaped,
@@ -883,7 +896,7 @@ static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 
-	while (!verdict.stop && pt_now_ms() < shared.deadline) {
+	while (running()) {
 		/*
 		 * A's pids go up until they wrap at pid_max, and must not wrap
 		 * within a run: a reported thread ID would then name a thread
@@ -907,7 +920,7 @@ static void *unload_main(void *arg)
 {
 	struct unloader *u = arg;
 
-	while (!verdict.stop && pt_now_ms() < shared.deadline) {
+	while (running()) {
 		long ref = -1;
 		int ret, err;
 
@@ -1235,7 +1248,7 @@ static int recycler_main(void *arg)
 		spawner_main(&p);
 	PT_CHECK(spawner > 0, "fork: %m");
 
-	while (!verdict.stop && pt_now_ms() < shared.deadline)
+	while (running())
 		recycle_round(&r, &p, &rng);
 
 	pt_sync_put(&p.req, 0);
@@ -1259,6 +1272,61 @@ static int recycler_ns_main(void *arg)
 	rc = pt_run(recycler_main, arg, msg, sizeof(msg));
 	pt_msg("%s", msg);
 	return rc;
+}
+
+/* ====================================================================== */
+/* The coverer: mounts over namespace A's /proc entries                   */
+/* ====================================================================== */
+
+/*
+ * Binds a tmpfs with a submount over /proc/<pid> or /proc/<pid>/task of
+ * the workers' children for a moment, again and again: GET_PROCFD must
+ * answer EXDEV or the right directory, never cross into it, and nothing
+ * outside this mount namespace may change (stress_concurrent checks).
+ */
+struct coverer {
+	const char *procdir;	/* namespace A's procfs */
+	char cover[64];
+	uint64_t rng;
+};
+
+static void *coverer_main(void *arg)
+{
+	struct coverer *c = arg;
+	char target[96];
+	pid_t pid;
+
+	while (running()) {
+		pid = shared.current[rnd_below(&c->rng, STRESS_WORKERS)];
+		if (pid <= 0)
+			continue;
+		snprintf(target, sizeof(target), "%s/%d%s", c->procdir, pid,
+			 rnd_below(&c->rng, 2) ? "/task" : "");
+		if (mount(c->cover, target, NULL, MS_BIND | MS_REC, NULL) == 0) {
+			stat_add(&stats.covers);
+			usleep(rnd_below(&c->rng, 2000));
+			/* Gone with its process already, perhaps. */
+			umount2(target, MNT_DETACH);
+		}
+		usleep(rnd_below(&c->rng, 2000));
+	}
+	return NULL;
+}
+
+static void coverer_setup(struct coverer *c, const char *procdir)
+{
+	char sub[96];
+
+	c->procdir = procdir;
+	snprintf(c->cover, sizeof(c->cover), "/tmp/pidfd-stress-cover");
+	snprintf(sub, sizeof(sub), "%s/sub", c->cover);
+	PT_REQUIRE(mkdir(c->cover, 0755) == 0 || errno == EEXIST, "mkdir: %m");
+	PT_REQUIRE(mount("cover", c->cover, "tmpfs", 0, "size=16k") == 0,
+		   "mount tmpfs: %m");
+	PT_REQUIRE(mkdir(sub, 0755) == 0, "mkdir: %m");
+	PT_REQUIRE(mount("sub", sub, "tmpfs", 0, "size=16k") == 0,
+		   "mount tmpfs: %m");
+	c->rng = stress_seed * 0x2545f4914f6cdd1dULL | 1;
 }
 
 struct recycler_thread {
@@ -1290,8 +1358,9 @@ static int driver_main(void *arg)
 {
 	struct stress_args *a = arg;
 	struct worker workers[STRESS_WORKERS];
-	pthread_t wth[STRESS_WORKERS], uth, rth;
+	pthread_t wth[STRESS_WORKERS], uth, rth, cth;
 	struct recycler_thread rt = { .dir = a->dir_b };
+	struct coverer cover;
 	struct unloader u;
 	int64_t start = pt_now_ms();
 	unsigned long lives = 0;
@@ -1307,7 +1376,10 @@ static int driver_main(void *arg)
 	PT_CHECK(u.pin >= 0, "open a pidfd of ourselves: %m");
 	shared.deadline = start + (int64_t)a->seconds * 1000;
 	stress_seed = a->seed;
+	coverer_setup(&cover, a->dir_a);
 	PT_CHECK(pthread_create(&rth, NULL, recycler_thread_main, &rt) == 0,
+		 "pthread_create");
+	PT_CHECK(pthread_create(&cth, NULL, coverer_main, &cover) == 0,
 		 "pthread_create");
 	for (i = 0; i < STRESS_WORKERS; i++) {
 		workers[i].idx = i;
@@ -1320,6 +1392,7 @@ static int driver_main(void *arg)
 		pthread_join(wth[i], NULL);
 	pthread_join(uth, NULL);
 	pthread_join(rth, NULL);
+	pthread_join(cth, NULL);
 	close(u.pin);
 
 	if (failed())
@@ -1335,14 +1408,17 @@ static int driver_main(void *arg)
 		pt_msg("(stopped early: pid %ld of namespace A reached) ",
 		       shared.pid_max - 2000);
 	PT_CHECK(stats.unloads >= 3, "only %lu unload attempts", stats.unloads);
+	PT_CHECK(stats.covers >= 10, "only %lu mounts over /proc entries",
+		 stats.covers);
 	pt_msg("%lld ms: %lu children (exit %lu, killed %lu, leader-exit %lu, exec %lu), "
 	       "%lu ops (%lu ok, %lu ESRCH), %lu thread pidfds, "
-	       "%lu cross ops, %lu unload attempts refused; recycler: %s",
+	       "%lu cross ops, %lu unload attempts refused, %lu mounts over "
+	       "/proc entries (%lu EXDEV); recycler: %s",
 	       (long long)(pt_now_ms() - start), lives, stats.lives[FATE_EXIT],
 	       stats.lives[FATE_KILLED], stats.lives[FATE_LEADER_EXIT],
 	       stats.lives[FATE_EXEC], stats.ops, stats.ok, stats.esrch,
 	       stats.tid_fds, stats.cross_ops,
-	       stats.unloads, rt.msg);
+	       stats.unloads, stats.covers, stats.exdev, rt.msg);
 	return 0;
 }
 
@@ -1362,6 +1438,7 @@ START_TEST(stress_concurrent)
 		.seconds = pt_env_ulong("PIDFD_STRESS_SECONDS", 20),
 		.seed = pt_env_ulong("PIDFD_STRESS_SEED", (unsigned long)time(NULL)),
 	};
+	static char mounts0[32768], mounts[sizeof(mounts0)];
 	long pidfds0, pids0, pidfds, pids;
 	char msg[4096];
 	int rc, i;
@@ -1369,6 +1446,7 @@ START_TEST(stress_concurrent)
 	printf("[stress] seed %llu, %lu s (PIDFD_STRESS_SEED, PIDFD_STRESS_SECONDS)\n",
 	       (unsigned long long)a.seed, a.seconds);
 	fflush(stdout);
+	ck_assert_ok(pt_read_text("/proc/1/mountinfo", mounts0, sizeof(mounts0)));
 	ck_assert_msg(pt_private_mounts() == 0, "private mount ns: %m");
 	ck_assert_ok(pt_tmpdir(a.dir_a, sizeof(a.dir_a)));
 	ck_assert_ok(pt_tmpdir(a.dir_b, sizeof(a.dir_b)));
@@ -1395,6 +1473,9 @@ START_TEST(stress_concurrent)
 	ck_assert_msg(pidfds == pidfds0, "live_pidfds %ld before, %ld after",
 		      pidfds0, pidfds);
 	ck_assert_msg(pids == pids0, "live_pids %ld before, %ld after", pids0, pids);
+	ck_assert_ok(pt_read_text("/proc/1/mountinfo", mounts, sizeof(mounts)));
+	ck_assert_msg(strcmp(mounts, mounts0) == 0,
+		      "the initial namespace's mounts changed");
 }
 END_TEST
 
