@@ -79,10 +79,24 @@ DEBUG_TESTS := $(patsubst tests/debug/%.c,$(BUILD)/debug/%,$(wildcard tests/debu
 HARNESS_PROGS := $(patsubst tests/harness/%.c,$(BUILD)/harness/%,$(wildcard tests/harness/check_*.c))
 
 .PHONY: bench check-bench all module userspace check check-unit check-vm check-debug check-dkms check-packages check-harness demo clean guest lint
-all: module userspace
+# A machine without the kernel's headers still gets libpidfd and pidfdctl
+# from `make` and `make install` (kernels with native pidfds need no
+# module); `make module` and `make install-module` say what is missing.
+HAVE_KDIR := $(wildcard $(KDIR)/Makefile)
+NO_HEADERS := no headers of kernel $(KERNELRELEASE) in $(KDIR): install \
+	linux-headers-$(KERNELRELEASE) (Debian, Ubuntu), or name them with KDIR=
+
+all: userspace $(if $(HAVE_KDIR),module,module-skipped)
 
 module:
+ifeq ($(HAVE_KDIR),)
+	@echo "make module: $(NO_HEADERS)" >&2; exit 2
+endif
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+.PHONY: module-skipped
+module-skipped:
+	@echo "note: the module is not built ($(NO_HEADERS)); libpidfd and pidfdctl are" >&2
 
 userspace: $(BUILD)/libpidfd.a $(BUILD)/pidfdctl
 include userspace/userspace.mk

@@ -12,7 +12,7 @@ MODULE_DIR := $(DESTDIR)/lib/modules/$(KERNELRELEASE)/updates
 UDEV_RULES_DIR ?= /lib/udev/rules.d
 
 .PHONY: install-module uninstall-module install-udev uninstall-udev install uninstall
-install: install-module
+install: $(if $(HAVE_KDIR),install-module,module-skipped)
 uninstall: uninstall-module
 
 install-module: module install-udev

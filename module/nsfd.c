@@ -104,13 +104,16 @@ long pidfd_get_namespace(struct file *file, unsigned int cmd,
 	struct file *dir, *nsfile;
 	int fd;
 
-	/* Upstream's order: a gone process, a bad argument, an exited one. */
+	/*
+	 * Upstream's order (fs/pidfs.c, 7.2): a gone process, a bad argument,
+	 * the ptrace check (procfs's, when the link is opened), a process
+	 * that has dropped its namespaces. A type the kernel lacks has no
+	 * procfs entry to ask, so it is answered first (docs/differences.md).
+	 */
 	if (!pid_has_task(pid, PIDTYPE_PID))
 		return -ESRCH;
 	if (arg)
 		return -EINVAL;
-	if (!task_has_namespaces(pid))
-		return -ESRCH;
 	if (!link->configured)
 		return -EOPNOTSUPP;
 
@@ -123,21 +126,21 @@ long pidfd_get_namespace(struct file *file, unsigned int cmd,
 	/* Our own instance: no mount can be on the way, the link is meant. */
 	nsfile = pidfd_file_open_root(&dir->f_path, link->path, O_RDONLY);
 	fput(dir);
-	if (!IS_ERR(nsfile) && !pid_has_task(pid, PIDTYPE_PID)) {
-		fput(nsfile);
-		return -ESRCH;
-	}
 	if (IS_ERR(nsfile)) {
 		if (PTR_ERR(nsfile) != -ENOENT)
 			return PTR_ERR(nsfile);
 		/*
 		 * Every name on the way exists for a live process and a
-		 * configured type: ENOENT means the task dropped its
-		 * namespaces on the way out meanwhile (upstream: no nsproxy,
-		 * ESRCH), or else procfs could not allocate an inode, which
-		 * it reports as ENOENT.
+		 * configured type: ENOENT means the task has dropped its
+		 * namespaces (upstream: no nsproxy, ESRCH), or else procfs
+		 * could not allocate an inode, which it reports as ENOENT.
 		 */
 		return task_has_namespaces(pid) ? -ENOMEM : -ESRCH;
+	}
+	/* procfs shows an exited task's user and pid namespaces; upstream not. */
+	if (!task_has_namespaces(pid)) {
+		fput(nsfile);
+		return -ESRCH;
 	}
 
 	fd = get_unused_fd_flags(O_CLOEXEC);
