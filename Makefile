@@ -38,7 +38,8 @@ export PIDFD_ARCH
 WARN := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wstrict-prototypes \
 	-Wmissing-prototypes -Wno-missing-field-initializers
 USER_CFLAGS := -std=gnu11 -O2 -g $(WARN) -D_GNU_SOURCE -fPIC \
-	-Iuapi -Iuserspace/include -DPIDFD_DKMS_VERSION='"$(VERSION)"' $(CFLAGS)
+	-Iuapi -Iuserspace/include -DPIDFD_DKMS_VERSION='"$(VERSION)"' \
+	$(CPPFLAGS) $(CFLAGS)
 CHECK_LIBS := -lcheck -lsubunit -lrt -lm -pthread
 
 # The guest programs of each architecture, in a directory of their own
@@ -110,7 +111,7 @@ $(BUILD)/libpidfd.a: $(patsubst userspace/lib/%.c,$(BUILD)/host/lib/%.o,$(LIB_SR
 	rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/pidfdctl: $(TOOL_SRCS) $(BUILD)/libpidfd.a
-	$(CC) $(USER_CFLAGS) -o $@ $(TOOL_SRCS) $(BUILD)/libpidfd.a
+	$(CC) $(USER_CFLAGS) $(LDFLAGS) -o $@ $(TOOL_SRCS) $(BUILD)/libpidfd.a
 
 # Host unit tests: no module needed.
 $(BUILD)/host/check_%: tests/unit/check_%.c $(BUILD)/libpidfd.a
@@ -237,7 +238,8 @@ SCRIPTS := $(filter-out vm/lib.sh vm/%.config,$(wildcard vm/*)) vm/lib.sh $(wild
 	tests/harness/selftest $(wildcard tests/harness/init-*)
 lint:
 	shellcheck -x $(SCRIPTS) tools/checkpatch packaging/build-debs \
-		packaging/test-debs tests/dkms/lifecycle tests/unit/mirror-test.sh
+		packaging/test-debs tests/dkms/lifecycle tests/unit/mirror-test.sh \
+		debian/tests/library-and-tool
 	tools/checkpatch
 
 demo: guest
