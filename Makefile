@@ -118,6 +118,9 @@ $(BUILD)/host/check_%: tests/unit/check_%.c $(BUILD)/libpidfd.a
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -o $@ $< $(BUILD)/libpidfd.a $(CHECK_LIBS)
 
+# Runs the built pidfdctl beside timeout(1) and kill(1).
+$(BUILD)/host/check_pidfdctl_compat: $(BUILD)/pidfdctl
+
 # Guest programs are static: the initramfs has no libc.
 GUEST_CFLAGS := $(USER_CFLAGS) -Itests/guest/lib -static $(GUEST_LIB_FLAGS)
 $(GUEST)/check_%: tests/guest/check_%.c $(GUEST_HELPERS) $(wildcard tests/guest/lib/*.h) $(LIB_SRCS) | $(GUEST_PACKAGES)

@@ -127,6 +127,9 @@ long pidfd_get_namespace(struct file *file, unsigned int cmd,
 	nsfile = pidfd_file_open_root(&dir->f_path, link->path, O_RDONLY);
 	fput(dir);
 	if (IS_ERR(nsfile)) {
+		/* procfs's ptrace check answers EACCES for a reaped task. */
+		if (PTR_ERR(nsfile) == -EACCES && !pid_has_task(pid, PIDTYPE_PID))
+			return -ESRCH;
 		if (PTR_ERR(nsfile) != -ENOENT)
 			return PTR_ERR(nsfile);
 		/*

@@ -137,16 +137,23 @@ int pidfd_procdir_lists(const struct path *procdir, pid_t nr)
 		.nr = nr,
 	};
 	struct file *task;
-	int err;
+	int attempt, err;
 
-	task = pidfd_proc_open_dir(procdir, "task");
-	if (IS_ERR(task))
-		return PTR_ERR(task);
-	err = iterate_dir(task, &search.ctx);
-	fput(task);
-	if (err)
-		return err;
-	return search.found;
+	/*
+	 * procfs ends a listing early when the thread it just listed exits
+	 * meanwhile (next_tid()): a number missing may be there on the next
+	 * reading. Never the other way round: a listed number was there.
+	 */
+	for (attempt = 0; attempt < PROC_LOOKUP_ATTEMPTS; attempt++) {
+		task = pidfd_proc_open_dir(procdir, "task");
+		if (IS_ERR(task))
+			return PTR_ERR(task);
+		err = iterate_dir(task, &search.ctx);
+		fput(task);
+		if (err || search.found)
+			return err ?: 1;
+	}
+	return 0;
 }
 
 /**

@@ -277,6 +277,26 @@ START_TEST(kill_options)
 	ck_assert_int_eq(parse(ARGV("kill", "--list"), &a), 0);
 	ck_assert(a.list_signals);
 	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("kill", "-l"), &a), 0);
+	ck_assert(a.list_signals);
+	pidfdctl_args_free(&a);
+
+	/* kill(1)'s forms: -N, -NAME, -SIGNAME first; several PIDs. */
+	ck_assert_int_eq(parse(ARGV("kill", "-9", "42", "43"), &a), 0);
+	ck_assert_int_eq(a.signal, SIGKILL);
+	ck_assert_uint_eq(a.npids, 2);
+	ck_assert_int_eq(a.pids[1], 43);
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("kill", "-USR1", "--thread", "42"), &a), 0);
+	ck_assert_int_eq(a.signal, SIGUSR1);
+	ck_assert_uint_eq(a.scope, PIDFD_SIGNAL_THREAD);
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("kill", "-SIGHUP", "42"), &a), 0);
+	ck_assert_int_eq(a.signal, SIGHUP);
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("kill", "-0", "42"), &a), 0);
+	ck_assert_int_eq(a.signal, 0);
+	pidfdctl_args_free(&a);
 }
 END_TEST
 
@@ -305,8 +325,14 @@ START_TEST(kill_errors)
 	ck_assert_int_eq(parse(ARGV("kill"), &a), -1);
 	assert_usage_error("kill: no PID specified");
 	pidfdctl_args_free(&a);
-	ck_assert_int_eq(parse(ARGV("kill", "1", "2"), &a), -1);
-	assert_usage_error("kill: unexpected argument '2'");
+	ck_assert_int_eq(parse(ARGV("kill", "-NOPE", "42"), &a), -1);
+	assert_usage_error("invalid option");
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("kill", "-9"), &a), -1);
+	assert_usage_error("kill: no PID specified");
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("kill", "1", "x"), &a), -1);
+	assert_usage_error("invalid PID 'x'");
 	pidfdctl_args_free(&a);
 	ck_assert_int_eq(parse(ARGV("kill", "--list", "1"), &a), -1);
 	assert_usage_error("--list takes no PID");
@@ -352,6 +378,7 @@ START_TEST(run_options)
 	ck_assert_int_eq(parse(ARGV("run", "-t", "5", "-k", "1", "--", "sleep", "10", "-x"), &a), 0);
 	ck_assert_int_eq(a.command, PIDFDCTL_RUN);
 	ck_assert_int_eq(a.timeout_ms, 5000);
+	ck_assert(!a.foreground);
 	ck_assert_int_eq(a.kill_after_ms, 1000);
 	ck_assert_int_eq(a.signal, SIGTERM);
 	ck_assert_str_eq(a.cmd[0], "sleep");
@@ -373,6 +400,20 @@ START_TEST(run_options)
 	ck_assert_int_eq(parse(ARGV("run", "true"), &a), 0);
 	ck_assert_int_eq(a.timeout_ms, -1);
 	ck_assert_int_eq(a.kill_after_ms, -1);
+	pidfdctl_args_free(&a);
+}
+END_TEST
+
+START_TEST(run_foreground)
+{
+	struct pidfdctl_args a;
+
+	ck_assert_int_eq(parse(ARGV("run", "--foreground", "-t", "1", "sleep", "2"), &a), 0);
+	ck_assert(a.foreground);
+	ck_assert_str_eq(a.cmd[0], "sleep");
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("kill", "--foreground", "1"), &a), -1);
+	assert_usage_error("kill: option '--foreground' not allowed");
 	pidfdctl_args_free(&a);
 }
 END_TEST
@@ -570,6 +611,7 @@ static Suite *args_suite(void)
 	tcase_add_test(tc, kill_errors);
 	tcase_add_test(tc, info_and_status);
 	tcase_add_test(tc, run_options);
+	tcase_add_test(tc, run_foreground);
 	tcase_add_test(tc, run_errors);
 	suite_add_tcase(s, tc);
 

@@ -47,13 +47,13 @@ void pidfdctl_print_help(FILE *out)
 	fputs(
 "Usage:\n"
 " pidfdctl wait [--timeout T] [--exited] [--quiet] PID...\n"
-" pidfdctl kill [-s SIG] [--thread|--thread-group|--process-group]\n"
-"               [--value N] PID\n"
-" pidfdctl kill --list\n"
+" pidfdctl kill [-s SIG | -SIG | -N] [--thread|--thread-group|\n"
+"               --process-group] [--value N] PID...\n"
+" pidfdctl kill -l\n"
 " pidfdctl info [--json] PID\n"
 " pidfdctl status PID\n"
 " pidfdctl run [--timeout T] [--kill-after T] [-s SIG] [--preserve-status]\n"
-"              [--] CMD [ARG...]\n"
+"              [--foreground] [--] CMD [ARG...]\n"
 "\n"
 "Work with processes through pidfds, free of PID-reuse races: the\n"
 "kernel's own where it has what a command needs, the pidfd kernel\n"
@@ -62,19 +62,22 @@ void pidfdctl_print_help(FILE *out)
 "Commands:\n"
 " wait     wait for processes (any, not only children) to exit and print\n"
 "          how each exited, where the module recorded it\n"
-" kill     send a signal through a pidfd\n"
+" kill     send a signal through a pidfd to each PID\n"
 " info     show what PIDFD_GET_INFO says about a process\n"
 " status   print /proc/PID/status, opened through PIDFD_GET_PROCFD\n"
-" run      run CMD, supervise it through a pidfd, forward SIGINT, SIGTERM,\n"
-"          SIGHUP and SIGQUIT to it, and exit with its status\n"
+" run      run CMD as timeout(1) does, supervised through a pidfd: in a\n"
+"          process group of its own with pidfdctl, which gets the timeout's\n"
+"          signal and SIGINT, SIGTERM, SIGHUP and SIGQUIT; exit with CMD's\n"
+"          status\n"
 "\n"
 "Options:\n"
 " -t, --timeout T       wait/run: give up (wait) or signal CMD (run) after T\n"
 "                       (seconds; suffix s, m, h or d; 0 means never)\n"
 " -e, --exited          wait: a PID that is already gone is not an error\n"
 " -q, --quiet           wait: print nothing\n"
-" -s, --signal SIG      kill: the signal (default TERM); run: the signal\n"
-"                       sent at the timeout (default TERM)\n"
+" -s, --signal SIG      kill: the signal (default TERM; also -SIG, -N as\n"
+"                       the first option); run: the signal sent at the\n"
+"                       timeout (default TERM)\n"
 "     --thread          kill: signal the thread PID only\n"
 "     --thread-group    kill: signal the process (the default)\n"
 "     --process-group   kill: signal the process group PID leads\n"
@@ -84,6 +87,9 @@ void pidfdctl_print_help(FILE *out)
 " -j, --json            info: print JSON\n"
 " -k, --kill-after T    run: send KILL if CMD still runs T after the signal\n"
 "     --preserve-status run: exit with CMD's status even on timeout\n"
+"     --foreground      run: signal CMD only, not its children, and leave\n"
+"                       it in the terminal's process group (it may read\n"
+"                       the terminal and get its signals)\n"
 " -v, --verbose         say which kind of pidfd each PID got (the kernel's\n"
 "                       or the module's) and why\n"
 "     --backend B       where pidfds come from: auto (default: the kernel's\n"
@@ -98,8 +104,9 @@ void pidfdctl_print_help(FILE *out)
 " 2    the pidfd kernel module is needed and not loaded\n"
 " 3    wait: the timeout expired before all PIDs exited\n"
 " run: CMD's exit status; 128+N if CMD was killed by signal N; 124 if it\n"
-" timed out (unless --preserve-status); 125 if pidfdctl failed; 126 if\n"
-" CMD cannot be executed; 127 if CMD was not found.\n"
+" timed out (unless --preserve-status), 137 if the timeout's KILL killed\n"
+" it; 125 if pidfdctl failed; 126 if CMD cannot be executed; 127 if CMD\n"
+" was not found. kill: 1 if any PID failed.\n"
 "\n"
 "For more details see pidfdctl(1).\n", out);
 }
@@ -250,6 +257,7 @@ enum {
 	OPT_VALUE,
 	OPT_PRESERVE_STATUS,
 	OPT_BACKEND,
+	OPT_FOREGROUND,
 };
 
 static const struct option long_options[] = {
@@ -269,6 +277,7 @@ static const struct option long_options[] = {
 	{ "preserve-status",	no_argument,		NULL, OPT_PRESERVE_STATUS },
 	{ "verbose",		no_argument,		NULL, 'v' },
 	{ "backend",		required_argument,	NULL, OPT_BACKEND },
+	{ "foreground",		no_argument,		NULL, OPT_FOREGROUND },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -289,7 +298,7 @@ static bool option_allowed(enum pidfdctl_command cmd, int opt)
 		return cmd == PIDFDCTL_KILL;
 	case 'j':
 		return cmd == PIDFDCTL_INFO;
-	case 'k': case OPT_PRESERVE_STATUS:
+	case 'k': case OPT_PRESERVE_STATUS: case OPT_FOREGROUND:
 		return cmd == PIDFDCTL_RUN;
 	}
 	return false;
@@ -341,10 +350,10 @@ int pidfdctl_parse_backend(const char *name)
 	return -1;
 }
 
-static int parse_options(int argc, char **argv, struct pidfdctl_args *args,
-			 FILE *err)
+/* argv[0] is the command, or kill's -SIG, which getopt skips alike. */
+static int parse_options(int argc, char **argv, const char *cmdname,
+			 struct pidfdctl_args *args, FILE *err)
 {
-	const char *cmdname = argv[0];
 	char optbuf[32];
 	int opt;
 
@@ -451,6 +460,9 @@ static int parse_options(int argc, char **argv, struct pidfdctl_args *args,
 		case OPT_PRESERVE_STATUS:
 			args->preserve_status = true;
 			break;
+		case OPT_FOREGROUND:
+			args->foreground = true;
+			break;
 		}
 	}
 	return optind;
@@ -478,7 +490,7 @@ int pidfdctl_parse(int argc, char **argv, struct pidfdctl_args *args,
 		   FILE *err)
 {
 	const char *cmdname;
-	int first;
+	int first, skip = 0;
 
 	memset(args, 0, sizeof(*args));
 	args->backend = -1;
@@ -511,13 +523,20 @@ int pidfdctl_parse(int argc, char **argv, struct pidfdctl_args *args,
 	}
 
 	cmdname = argv[1];
-	first = parse_options(argc - 1, argv + 1, args, err);
+	/* kill(1)'s -SIG and -N forms, first after the command. */
+	if (args->command == PIDFDCTL_KILL && argc > 2 &&
+	    argv[2][0] == '-' && argv[2][1] && argv[2][1] != '-' &&
+	    strcmp(argv[2], "-l") &&
+	    pidfdctl_parse_signal(argv[2] + 1, &args->signal) == 0)
+		skip = 1;
+	first = parse_options(argc - 1 - skip, argv + 1 + skip, cmdname, args,
+			      err);
 	if (first < 0)
 		return -1;
 	if (args->command == PIDFDCTL_HELP || args->command == PIDFDCTL_VERSION)
 		return 0;
-	argc -= 1 + first;
-	argv += 1 + first;
+	argc -= 1 + skip + first;
+	argv += 1 + skip + first;
 
 	switch (args->command) {
 	case PIDFDCTL_WAIT:
@@ -538,7 +557,11 @@ int pidfdctl_parse(int argc, char **argv, struct pidfdctl_args *args,
 			usage_error(err, "kill: --value needs a signal, not 0");
 			return -1;
 		}
-		/* fall through */
+		if (argc < 1) {
+			usage_error(err, "kill: no PID specified");
+			return -1;
+		}
+		return parse_pids(argc, argv, args, err);
 	case PIDFDCTL_INFO:
 	case PIDFDCTL_STATUS:
 		if (argc < 1) {

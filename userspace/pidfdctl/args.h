@@ -6,6 +6,7 @@
 #ifndef PIDFDCTL_ARGS_H
 #define PIDFDCTL_ARGS_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,6 +24,7 @@
 #define RUN_EXIT_CANNOT_EXEC	126	/* CMD found but not executable */
 #define RUN_EXIT_ENOENT		127	/* CMD not found */
 #define RUN_EXIT_SIGNAL_BASE	128	/* + signal number: CMD killed */
+#define RUN_EXIT_KILLED		(RUN_EXIT_SIGNAL_BASE + SIGKILL)
 
 enum pidfdctl_command {
 	PIDFDCTL_NONE,
@@ -42,7 +44,7 @@ struct pidfdctl_args {
 	bool verbose;
 	int backend;	/* LIBPIDFD_BACKEND_*, or -1: the environment's */
 
-	/* wait, kill, info, status: the PIDs (one except for wait). */
+	/* wait, kill, info, status: the PIDs (one for info and status). */
 	pid_t *pids;
 	size_t npids;
 
@@ -65,6 +67,7 @@ struct pidfdctl_args {
 	/* run: signal at timeout, kill-after delay, the command. */
 	int64_t kill_after_ms;
 	bool preserve_status;
+	bool foreground;	/* signal CMD only, not its process group */
 	char **cmd;	/* points into argv, NULL-terminated */
 };
 

@@ -66,6 +66,21 @@ void pidfdctl_say_pidfd(pid_t pid, int pidfd)
 	pidfdctl_warn("%d: %s", (int)pid, kind);
 }
 
+/* Does @pid name a thread that leads no process? */
+static bool is_thread_id(pid_t pid)
+{
+	int fd = libpidfd_open(pid, PIDFD_THREAD);
+	struct pidfd_info info = { .mask = PIDFD_INFO_PID };
+	bool thread;
+
+	if (fd < 0)
+		return false;
+	thread = libpidfd_get_info(fd, &info, sizeof(info)) == 0 &&
+		 info.pid != info.tgid;
+	close(fd);
+	return thread;
+}
+
 int pidfdctl_open(pid_t pid, unsigned int flags)
 {
 	int fd = libpidfd_open(pid, flags);
@@ -77,6 +92,9 @@ int pidfdctl_open(pid_t pid, unsigned int flags)
 
 		if (err == ENOPKG)
 			pidfdctl_warn("%s", libpidfd_strerror(err));
+		else if (!(flags & PIDFD_THREAD) && is_thread_id(pid))
+			pidfdctl_warn("%d is a thread, not a process (kill "
+				      "--thread signals a thread)", (int)pid);
 		else
 			pidfdctl_warn("cannot open a pidfd for %d: %s", (int)pid,
 				      libpidfd_strerror(err));
@@ -218,15 +236,12 @@ static int list_signals(void)
 	return PIDFDCTL_EXIT_OK;
 }
 
-int pidfdctl_kill(const struct pidfdctl_args *args)
+/* One PID of "kill": 0, or the exit code of its failure. */
+static int kill_one(const struct pidfdctl_args *args, pid_t pid)
 {
-	pid_t pid = args->pids ? args->pids[0] : 0;
 	siginfo_t info, *infop = NULL;
 	char name[32];
 	int pidfd, ret, err;
-
-	if (args->list_signals)
-		return list_signals();
 
 	/* A thread's own pidfd for --thread: the kernel's need one. */
 	pidfd = pidfdctl_open(pid, args->scope == PIDFD_SIGNAL_THREAD ?
@@ -248,12 +263,36 @@ int pidfdctl_kill(const struct pidfdctl_args *args)
 	err = errno;
 	close(pidfd);
 	if (ret < 0) {
-		pidfdctl_warn("sending %s to %d failed: %s",
-			      pidfdctl_signal_name(args->signal, name, sizeof(name)),
-			      (int)pid, libpidfd_strerror(err));
+		if (err == ESRCH && args->scope == PIDFD_SIGNAL_PROCESS_GROUP)
+			pidfdctl_warn("sending %s to process group %d failed: "
+				      "%d leads no process group",
+				      pidfdctl_signal_name(args->signal, name,
+							   sizeof(name)),
+				      (int)pid, (int)pid);
+		else
+			pidfdctl_warn("sending %s to %d failed: %s",
+				      pidfdctl_signal_name(args->signal, name,
+							   sizeof(name)),
+				      (int)pid, libpidfd_strerror(err));
 		return pidfdctl_failure(err);
 	}
 	return PIDFDCTL_EXIT_OK;
+}
+
+/* As kill(1): every PID is tried; the first failure's code, if any. */
+int pidfdctl_kill(const struct pidfdctl_args *args)
+{
+	int rc = PIDFDCTL_EXIT_OK;
+
+	if (args->list_signals)
+		return list_signals();
+	for (size_t i = 0; i < args->npids; i++) {
+		int one = kill_one(args, args->pids[i]);
+
+		if (rc == PIDFDCTL_EXIT_OK)
+			rc = one;
+	}
+	return rc;
 }
 
 /* The namespaces "info" shows, as /proc/<pid>/ns names them. */

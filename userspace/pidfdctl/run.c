@@ -3,6 +3,12 @@
  * pidfdctl run: start CMD, supervise it through a pidfd, forward signals,
  * enforce a timeout as timeout(1) does, exit with CMD's status.
  *
+ * As timeout(1), unless --foreground: pidfdctl makes a process group of
+ * its own, which CMD and its children inherit, and each signal it sends
+ * goes to CMD through the pidfd and then to that whole group (pidfdctl
+ * ignores its own copy; for a KILL it first steps back into the group it
+ * came from, to report CMD's end as timeout(1)'s shell would see it).
+ *
  * The pidfd is opened right after fork(): CMD is our child and nobody else
  * can reap it, so its PID cannot be reused before the pidfd pins it.
  * Signals to forward are blocked and read from a signalfd, so that one
@@ -25,6 +31,9 @@
 #include "commands.h"
 
 static const int forwarded_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+
+/* The process group pidfdctl was started in, before it made its own. */
+static pid_t original_pgrp;
 
 static int64_t now_ms(void)
 {
@@ -49,8 +58,11 @@ exec_command(char **cmd, const sigset_t *mask, int errfd)
 	_exit(err == ENOENT ? RUN_EXIT_ENOENT : RUN_EXIT_CANNOT_EXEC);
 }
 
-/* Signal CMD through its pidfd; it having just exited is not an error. */
-static void signal_command(int pidfd, int sig)
+/*
+ * Signal CMD through its pidfd (it having just exited is not an error),
+ * then, unless @foreground, our process group: CMD's children too.
+ */
+static void signal_command(int pidfd, int sig, bool foreground)
 {
 	char name[32];
 
@@ -58,6 +70,13 @@ static void signal_command(int pidfd, int sig)
 		pidfdctl_warn("cannot send %s: %s",
 			      pidfdctl_signal_name(sig, name, sizeof(name)),
 			      libpidfd_strerror(errno));
+	if (foreground)
+		return;
+	/* Our group's ID is our PID: nobody else's while we live. */
+	if (sig == SIGKILL && setpgid(0, original_pgrp) == 0)
+		kill(-getpid(), sig);
+	else
+		kill(0, sig);
 }
 
 static int reap(pid_t child, int *status)
@@ -78,9 +97,15 @@ int pidfdctl_run(const struct pidfdctl_args *args)
 	ssize_t n;
 	pid_t child;
 
+	/* Our own group: setpgid() fails only for a session leader. */
+	original_pgrp = getpgrp();
+	if (!args->foreground)
+		setpgid(0, 0);
 	sigemptyset(&forward);
 	for (size_t i = 0; i < sizeof(forwarded_signals) / sizeof(int); i++)
 		sigaddset(&forward, forwarded_signals[i]);
+	/* The timeout's signal comes back to us from the group: read it. */
+	sigaddset(&forward, args->signal);
 	if (sigprocmask(SIG_BLOCK, &forward, &saved_mask) < 0 ||
 	    (sigfd = signalfd(-1, &forward, SFD_CLOEXEC)) < 0) {
 		pidfdctl_warn("cannot set up signal forwarding: %s",
@@ -161,22 +186,25 @@ int pidfdctl_run(const struct pidfdctl_args *args)
 		if (pfds[1].revents & POLLIN) {
 			struct signalfd_siginfo ssi;
 
-			if (read(sigfd, &ssi, sizeof(ssi)) == (ssize_t)sizeof(ssi))
-				signal_command(pidfd, (int)ssi.ssi_signo);
+			/* Not our own copy of what we sent to the group. */
+			if (read(sigfd, &ssi, sizeof(ssi)) == (ssize_t)sizeof(ssi) &&
+			    (pid_t)ssi.ssi_pid != getpid())
+				signal_command(pidfd, (int)ssi.ssi_signo,
+					       args->foreground);
 			continue;
 		}
 		if (signal_at >= 0 && now_ms() >= signal_at) {
 			timed_out = true;
 			signal_at = -1;
-			signal_command(pidfd, args->signal);
+			signal_command(pidfd, args->signal, args->foreground);
 			/* As timeout(1): a stopped CMD must run to see it. */
 			if (args->signal != SIGKILL && args->signal != SIGCONT)
-				signal_command(pidfd, SIGCONT);
+				signal_command(pidfd, SIGCONT, args->foreground);
 			if (args->kill_after_ms >= 0)
 				kill_at = now_ms() + args->kill_after_ms;
 		} else if (kill_at >= 0 && now_ms() >= kill_at) {
 			kill_at = -1;
-			signal_command(pidfd, SIGKILL);
+			signal_command(pidfd, SIGKILL, args->foreground);
 		}
 	}
 
@@ -186,8 +214,11 @@ int pidfdctl_run(const struct pidfdctl_args *args)
 		pidfdctl_warn("waitpid: %s", strerror(errno));
 		return RUN_EXIT_FAILURE;
 	}
-	sigprocmask(SIG_SETMASK, &saved_mask, NULL);
+	/* The mask stays: our own copies of group signals may be pending. */
 
+	/* timeout(1): a KILL after the timeout shows as 137, not 124. */
+	if (timed_out && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+		return RUN_EXIT_KILLED;
 	if (timed_out && !args->preserve_status)
 		return RUN_EXIT_TIMEDOUT;
 	if (WIFEXITED(status))
