@@ -21,6 +21,7 @@
 
 /* pt_fork(): children without Check's signal handlers */
 #include "diff_backend.h"
+#include "lsm_test.h"
 #include "pidfd_test.h"
 
 #define WAIT_MS 10000
@@ -667,6 +668,58 @@ START_TEST(run_forwards_signals)
 }
 END_TEST
 
+/* ---- doctor ---- */
+
+#define TRUST_PARAM "/sys/module/pidfd/parameters/signal_lsm_trust"
+
+/* "doctor" with signal_lsm_trust set to @trust ("" for none). */
+static void doctor_with_trust(struct run *r, const char *trust)
+{
+	char line[160];
+
+	/* As echo(1) writes it: sysfs ignores an empty write. */
+	snprintf(line, sizeof(line), "%s\n", trust);
+	ck_assert_int_eq(lt_write_file(TRUST_PARAM, line), 0);
+	ck_assert_int_eq(RUN(r, "doctor"), 0);
+}
+
+/*
+ * The module as loaded, /dev/pidfd usable, and the signal policy as the
+ * parameters make it: with every LSM trusted, nothing refused; with none
+ * trusted, the active ones named with the line that trusts them.
+ */
+START_TEST(doctor_says_what_is_here)
+{
+	char saved[128], lsms[128], want[192];
+	struct run r;
+
+	ck_assert_int_eq(pt_read_text(TRUST_PARAM, saved, sizeof(saved)), 0);
+	ck_assert_int_eq(pt_read_text("/sys/module/pidfd/parameters/signal_lsms",
+				      lsms, sizeof(lsms)), 0);
+
+	doctor_with_trust(&r, "all");
+	ck_assert_msg(strstr(r.stdout_text, "Module: pidfd " PIDFD_DKMS_VERSION " loaded"),
+		      "%s", r.stdout_text);
+	ck_assert_msg(strstr(r.stdout_text, "/dev/pidfd can be opened"), "%s",
+		      r.stdout_text);
+	ck_assert_msg(strstr(r.stdout_text, "no active LSM can tell them"),
+		      "%s", r.stdout_text);
+
+	doctor_with_trust(&r, "");
+	if (lsms[0]) {
+		snprintf(want, sizeof(want), "echo %s > " TRUST_PARAM, lsms);
+		ck_assert_msg(strstr(r.stdout_text, "refused (EACCES)"), "%s",
+			      r.stdout_text);
+		ck_assert_msg(strstr(r.stdout_text, want), "want '%s' in %s",
+			      want, r.stdout_text);
+	} else {
+		ck_assert_msg(strstr(r.stdout_text, "no active LSM can tell them"),
+			      "%s", r.stdout_text);
+	}
+	doctor_with_trust(&r, saved);
+}
+END_TEST
+
 static Suite *pidfdctl_suite(void)
 {
 	Suite *s = suite_create("pidfdctl");
@@ -694,6 +747,11 @@ static Suite *pidfdctl_suite(void)
 	tcase_add_test(tc, run_exit_codes);
 	tcase_add_test(tc, run_timeout);
 	tcase_add_test(tc, run_forwards_signals);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("doctor");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, doctor_says_what_is_here);
 	suite_add_tcase(s, tc);
 	return s;
 }

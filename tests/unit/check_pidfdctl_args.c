@@ -418,6 +418,22 @@ START_TEST(run_foreground)
 }
 END_TEST
 
+START_TEST(doctor_args)
+{
+	struct pidfdctl_args a;
+
+	ck_assert_int_eq(parse(ARGV("doctor"), &a), 0);
+	ck_assert_int_eq(a.command, PIDFDCTL_DOCTOR);
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("doctor", "1"), &a), -1);
+	assert_usage_error("doctor: unexpected argument '1'");
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("doctor", "--json"), &a), -1);
+	assert_usage_error("doctor: option '--json' not allowed");
+	pidfdctl_args_free(&a);
+}
+END_TEST
+
 START_TEST(run_errors)
 {
 	struct pidfdctl_args a;
@@ -612,6 +628,7 @@ static Suite *args_suite(void)
 	tcase_add_test(tc, info_and_status);
 	tcase_add_test(tc, run_options);
 	tcase_add_test(tc, run_foreground);
+	tcase_add_test(tc, doctor_args);
 	tcase_add_test(tc, run_errors);
 	suite_add_tcase(s, tc);
 

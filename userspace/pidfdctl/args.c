@@ -54,6 +54,7 @@ void pidfdctl_print_help(FILE *out)
 " pidfdctl status PID\n"
 " pidfdctl run [--timeout T] [--kill-after T] [-s SIG] [--preserve-status]\n"
 "              [--foreground] [--] CMD [ARG...]\n"
+" pidfdctl doctor\n"
 "\n"
 "Work with processes through pidfds, free of PID-reuse races: the\n"
 "kernel's own where it has what a command needs, the pidfd kernel\n"
@@ -69,6 +70,8 @@ void pidfdctl_print_help(FILE *out)
 "          process group of its own with pidfdctl, which gets the timeout's\n"
 "          signal and SIGINT, SIGTERM, SIGHUP and SIGQUIT; exit with CMD's\n"
 "          status\n"
+" doctor   say what this machine has: the kernel's pidfd features, the\n"
+"          module, which pidfds libpidfd makes, the module's signal policy\n"
 "\n"
 "Options:\n"
 " -t, --timeout T       wait/run: give up (wait) or signal CMD (run) after T\n"
@@ -248,6 +251,7 @@ static const struct {
 	{ "info", PIDFDCTL_INFO },
 	{ "status", PIDFDCTL_STATUS },
 	{ "run", PIDFDCTL_RUN },
+	{ "doctor", PIDFDCTL_DOCTOR },
 };
 
 enum {
@@ -584,6 +588,13 @@ int pidfdctl_parse(int argc, char **argv, struct pidfdctl_args *args,
 			return -1;
 		}
 		args->cmd = argv;
+		return 0;
+	case PIDFDCTL_DOCTOR:
+		if (argc > 0) {
+			usage_error(err, "doctor: unexpected argument '%s'",
+				    argv[0]);
+			return -1;
+		}
 		return 0;
 	default:
 		return 0;

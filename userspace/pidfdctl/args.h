@@ -35,6 +35,7 @@ enum pidfdctl_command {
 	PIDFDCTL_INFO,
 	PIDFDCTL_STATUS,
 	PIDFDCTL_RUN,
+	PIDFDCTL_DOCTOR,
 };
 
 struct pidfdctl_args {

@@ -66,6 +66,9 @@ int main(int argc, char **argv)
 	case PIDFDCTL_STATUS:
 		code = pidfdctl_status(&args);
 		break;
+	case PIDFDCTL_DOCTOR:
+		code = pidfdctl_doctor(&args);
+		break;
 	case PIDFDCTL_RUN:
 		code = pidfdctl_run(&args);
 		break;

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * pidfdctl doctor: what this machine has, in plain words. The kernel's
+ * own pidfd features are found by trying them on pidfds of pidfdctl and
+ * of a child of its own, never by the version number (distributions
+ * backport); the module's state comes from /sys/module/pidfd.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "libpidfd.h"
+#include "commands.h"
+
+#define MODULE_SYSFS "/sys/module/pidfd"
+
+static int native_open(pid_t pid, unsigned int flags)
+{
+	return (int)syscall(SYS_pidfd_open, pid, flags);
+}
+
+static void say(const char *what, bool yes, const char *detail)
+{
+	printf("  %-44s %s%s%s\n", what, yes ? "yes" : "no",
+	       detail ? ": " : "", detail ? detail : "");
+}
+
+/* Does the kernel keep a reaped child's exit status (PIDFD_INFO_EXIT)? */
+static bool native_exit_info(void)
+{
+	struct pidfd_info info = { .mask = PIDFD_INFO_EXIT };
+	pid_t child = fork();
+	int fd;
+	bool kept;
+
+	if (child < 0)
+		return false;
+	if (child == 0)
+		_exit(7);
+	fd = native_open(child, 0);
+	waitpid(child, NULL, 0);
+	if (fd < 0)
+		return false;
+	kept = ioctl(fd, PIDFD_GET_INFO, &info) == 0 &&
+	       (info.mask & PIDFD_INFO_EXIT) && info.exit_code == 7 << 8;
+	close(fd);
+	return kept;
+}
+
+static void kernel_features(void)
+{
+	struct pidfd_info info = { .mask = PIDFD_INFO_PID };
+	struct utsname u;
+	int fd, tfd, nsfd;
+
+	uname(&u);
+	printf("Kernel %s (%s)\n", u.release, u.machine);
+	fd = native_open(getpid(), 0);
+	say("pidfd_open(2), pidfd_send_signal(2), poll", fd >= 0,
+	    fd < 0 ? strerror(errno) : NULL);
+	if (fd < 0)
+		return;
+	tfd = native_open((pid_t)syscall(SYS_gettid), PIDFD_THREAD);
+	say("thread pidfds, signal scopes (6.9)", tfd >= 0, NULL);
+	if (tfd >= 0)
+		close(tfd);
+	nsfd = ioctl(fd, PIDFD_GET_UTS_NAMESPACE, 0);
+	say("PIDFD_GET_*_NAMESPACE (6.11)", nsfd >= 0 || errno != ENOTTY, NULL);
+	if (nsfd >= 0)
+		close(nsfd);
+	say("PIDFD_GET_INFO (6.13)", ioctl(fd, PIDFD_GET_INFO, &info) == 0,
+	    NULL);
+	say("exit status after the reap (6.15)", native_exit_info(), NULL);
+	close(fd);
+}
+
+/* The first line of a sysfs file of the module, or NULL. */
+static char *module_value(const char *name, char *buf, size_t size)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), MODULE_SYSFS "/%s", name);
+	f = fopen(path, "re");
+	if (!f)
+		return NULL;
+	if (!fgets(buf, (int)size, f))
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf;
+}
+
+/* @lsm is in the comma-separated @list. */
+static bool listed(const char *list, const char *lsm)
+{
+	size_t n = strlen(lsm);
+
+	for (const char *p = list; (p = strstr(p, lsm)); p += n)
+		if ((p == list || p[-1] == ',') && (p[n] == ',' || !p[n]))
+			return true;
+	return false;
+}
+
+/*
+ * Which active LSMs the module cannot ask about the real signal on its
+ * approximate paths, and what an administrator can do (security.md).
+ */
+static void signal_policy(void)
+{
+	char lsms[256], trust[256], untrusted[256] = "";
+	char *save, *lsm;
+
+	if (!module_value("parameters/signal_lsms", lsms, sizeof(lsms)) ||
+	    !module_value("parameters/signal_lsm_trust", trust, sizeof(trust)))
+		return;
+	for (lsm = strtok_r(lsms, ",", &save); lsm;
+	     lsm = strtok_r(NULL, ",", &save)) {
+		if (listed(trust, lsm) || listed(trust, "all"))
+			continue;
+		if (untrusted[0])
+			strncat(untrusted, ",", sizeof(untrusted) -
+				strlen(untrusted) - 1);
+		strncat(untrusted, lsm, sizeof(untrusted) - strlen(untrusted) - 1);
+	}
+	if (!untrusted[0]) {
+		say("thread-directed signals, signals with a siginfo", true,
+		    "no active LSM can tell them from signal 0");
+		return;
+	}
+	printf("  %-44s %s\n", "thread-directed signals, signals with a siginfo",
+	       "refused (EACCES) where these LSMs might decide them");
+	printf("    differently from signal 0: %s%s\n", untrusted,
+	       listed(untrusted, "apparmor") ?
+	       " (AppArmor not between unconfined processes)" : "");
+	/* The parameter knows these by name; any other only as "all". */
+	for (lsm = strtok_r(strcpy(lsms, untrusted), ",", &save); lsm;
+	     lsm = strtok_r(NULL, ",", &save))
+		if (!listed("apparmor,selinux,smack,bpf", lsm))
+			strcpy(untrusted, "all");
+	printf("    Process-directed signals without a siginfo, and SIGKILL, are not\n"
+	       "    affected. If no policy of theirs tells signals apart here, an\n"
+	       "    administrator may say so:\n"
+	       "      echo %s > " MODULE_SYSFS "/parameters/signal_lsm_trust\n"
+	       "    (or signal_lsm_trust=%s in /etc/modprobe.d; docs/security.md)\n",
+	       untrusted, untrusted);
+}
+
+static void module_state(void)
+{
+	char version[64], live[32];
+	int fd;
+
+	if (!module_value("version", version, sizeof(version))) {
+		printf("Module: not loaded (modprobe pidfd; the kernel's own pidfds "
+		       "are used meanwhile)\n");
+		return;
+	}
+	printf("Module: pidfd %s loaded", version);
+	if (module_value("parameters/live_pidfds", live, sizeof(live)))
+		printf(", %s pidfds open", live);
+	printf("\n");
+	fd = open(LIBPIDFD_DEVICE, O_RDWR | O_CLOEXEC);
+	say(LIBPIDFD_DEVICE " can be opened", fd >= 0,
+	    fd < 0 ? strerror(errno) : NULL);
+	if (fd >= 0)
+		close(fd);
+	signal_policy();
+}
+
+/* Which kind of pidfd libpidfd_open() makes here, and what needs the module. */
+static void library_routes(void)
+{
+	static const char *const kinds[] = {
+		[LIBPIDFD_BACKEND_NATIVE] = "the kernel's",
+		[LIBPIDFD_BACKEND_MODULE] = "the module's",
+	};
+	int fd = libpidfd_open(getpid(), 0);
+	int kind = fd >= 0 ? libpidfd_pidfd_backend(fd) : -1;
+
+	printf("libpidfd %s\n", libpidfd_version());
+	if (fd < 0) {
+		printf("  libpidfd_open(): %s\n", libpidfd_strerror(errno));
+		return;
+	}
+	printf("  libpidfd_open() makes %s pidfds\n",
+	       kind == LIBPIDFD_BACKEND_NATIVE || kind == LIBPIDFD_BACKEND_MODULE ?
+	       kinds[kind] : "unknown");
+	printf("  %-44s %s\n", "PIDFD_GET_PROCFD, from_procdir, AUTOKILL",
+	       libpidfd_probe() == 0 ? "the module's" :
+	       "need the module");
+	close(fd);
+}
+
+int pidfdctl_doctor(const struct pidfdctl_args *args)
+{
+	(void)args;
+	kernel_features();
+	module_state();
+	library_routes();
+	return PIDFDCTL_EXIT_OK;
+}
