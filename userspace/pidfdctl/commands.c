@@ -270,10 +270,13 @@ static int kill_one(const struct pidfdctl_args *args, pid_t pid)
 							   sizeof(name)),
 				      (int)pid, (int)pid);
 		else
-			pidfdctl_warn("sending %s to %d failed: %s",
+			pidfdctl_warn("sending %s to %d failed: %s%s",
 				      pidfdctl_signal_name(args->signal, name,
 							   sizeof(name)),
-				      (int)pid, libpidfd_strerror(err));
+				      (int)pid, libpidfd_strerror(err),
+				      err == EACCES ? " (pidfdctl doctor says "
+				      "whether the module's signal policy "
+				      "refuses it here, and why)" : "");
 		return pidfdctl_failure(err);
 	}
 	return PIDFDCTL_EXIT_OK;
