@@ -9,6 +9,9 @@
  * of root's that the caller bound, with its submount, over /proc/<pid>).
  */
 #include "pidfd_test.h"
+#include "diff_backend.h"
+
+#include <linux/landlock.h>
 
 #include <pthread.h>
 #include <sched.h>
@@ -362,6 +365,49 @@ START_TEST(hostile_stale_thread_dir)
 }
 END_TEST
 
+/* ---- a path-based LSM that knows no path of the module's ---- */
+
+/*
+ * Landlock denying every read of a directory or file: the namespace
+ * ioctls still work, as upstream's (no path of the caller's is read; the
+ * module proves its own procfs with kernel credentials), and
+ * PIDFD_GET_PROCFD is refused as openat(/proc, "<pid>") is.
+ */
+static int landlocked_child(void *arg)
+{
+	const int read_fs = LANDLOCK_ACCESS_FS_READ_FILE |
+			    LANDLOCK_ACCESS_FS_READ_DIR;
+	int own, procfd, fd;
+	char path[32];
+
+	(void)arg;
+	own = pt_open(getpid(), 0);
+	procfd = open_dir("/proc");
+	PT_CHECK(db_landlock_restrict(read_fs, 0) == 0, "landlock: %m");
+	fd = ioctl(own, PIDFD_GET_NET_NAMESPACE, 0);
+	PT_CHECK(fd >= 0, "GET_NET_NAMESPACE under Landlock: %s",
+		 pt_errname(errno));
+	snprintf(path, sizeof(path), "%d", getpid());
+	errno = 0;
+	PT_CHECK(openat(procfd, path, O_RDONLY | O_DIRECTORY) < 0 &&
+		 errno == EACCES, "openat under Landlock: %s", pt_errname(errno));
+	errno = 0;
+	fd = pt_get_procfd(own, procfd);
+	PT_CHECK(fd < 0 && errno == EACCES, "GET_PROCFD under Landlock: %d/%s",
+		 fd, pt_errname(errno));
+	return 0;
+}
+
+START_TEST(hostile_landlock)
+{
+	if (db_landlock_abi() < 1) {
+		pt_msg("no Landlock on this kernel: skipped");
+		return;
+	}
+	pt_assert_child(landlocked_child, NULL);
+}
+END_TEST
+
 /* ---- what is not a procfs root or process directory ---- */
 
 static int not_proc_child(void *arg)
@@ -516,6 +562,7 @@ static Suite *hostile_suite(void)
 	tcase_add_test(tc, hostile_not_procfs);
 	tcase_add_test(tc, hostile_stale_thread_dir);
 	tcase_add_test(tc, hostile_memory);
+	tcase_add_test(tc, hostile_landlock);
 	return s;
 }
 

@@ -294,7 +294,15 @@ struct db_landlock_attr {
 
 int db_landlock_scope_signals(void)
 {
-	struct db_landlock_attr attr = { .scoped = DB_LANDLOCK_SCOPE_SIGNAL };
+	return db_landlock_restrict(0, DB_LANDLOCK_SCOPE_SIGNAL);
+}
+
+int db_landlock_restrict(uint64_t handled_access_fs, uint64_t scoped)
+{
+	struct db_landlock_attr attr = {
+		.handled_access_fs = handled_access_fs,
+		.scoped = scoped,
+	};
 	int fd, ret, saved;
 
 	fd = (int)syscall(DB_NR_LANDLOCK_CREATE, &attr, sizeof(attr), 0);

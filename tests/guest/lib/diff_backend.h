@@ -103,6 +103,12 @@ int64_t db_now_ms(void);
 int db_landlock_abi(void);
 /* no_new_privs, then a domain scoping signals. 0 or -1. */
 int db_landlock_scope_signals(void);
+/*
+ * Restrict ourselves (no_new_privs set first) with a ruleset that handles
+ * @handled_access_fs (LANDLOCK_ACCESS_FS_*) with no rule, so all of it is
+ * denied, and @scoped. 0, or -1 with errno.
+ */
+int db_landlock_restrict(uint64_t handled_access_fs, uint64_t scoped);
 
 /* ---- credentials --------------------------------------------------- */
 
