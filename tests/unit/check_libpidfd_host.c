@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/pidfd.h>
 #include <sys/wait.h>
@@ -303,14 +304,23 @@ START_TEST(wait_exit_bad_fd)
 END_TEST
 
 /* Does the host kernel have PIDFD_GET_INFO with PIDFD_INFO_EXIT (6.15)? */
-static bool kernel_has_exit_info(int pidfd)
+/*
+ * Does this kernel keep a reaped child's exit status (PIDFD_INFO_EXIT,
+ * 6.15)? Asked of the kernel directly, not through libpidfd's probe, which
+ * is what the tests below check.
+ */
+static bool kernel_has_exit_info(void)
 {
-	struct pidfd_info info = { .mask = PIDFD_INFO_SUPPORTED_MASK };
+	struct pidfd_info info = { .mask = PIDFD_INFO_EXIT };
+	int pidfd, status;
+	pid_t pid = spawn_exiter(7, &pidfd);
+	bool kept;
 
-	if (libpidfd_get_info(pidfd, &info, sizeof(info)) < 0)
-		return false;
-	return (info.mask & PIDFD_INFO_SUPPORTED_MASK) &&
-	       (info.supported_mask & PIDFD_INFO_EXIT);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	kept = ioctl(pidfd, PIDFD_GET_INFO, &info) == 0 &&
+	       (info.mask & PIDFD_INFO_EXIT);
+	close(pidfd);
+	return kept;
 }
 
 START_TEST(get_info_sizes)
@@ -364,14 +374,20 @@ END_TEST
 START_TEST(exit_status_after_reap)
 {
 	int pidfd, status, got = -1;
-	pid_t pid = spawn_exiter(7, &pidfd);
+	pid_t pid;
 
-	if (!kernel_has_exit_info(pidfd)) {
-		kill(pid, SIGKILL);
-		waitpid(pid, &status, 0);
+	/* A kernel without it: nothing to see for a kernel's pidfd. */
+	if (!kernel_has_exit_info()) {
+		pid = spawn_exiter(7, &pidfd);
+		ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+		errno = 0;
+		ck_assert_int_eq(libpidfd_exit_status(pidfd, &got), -1);
+		ck_assert_msg(errno == ESRCH || errno == ENOPKG, "%s",
+			      strerror(errno));
 		close(pidfd);
 		return;
 	}
+	pid = spawn_exiter(7, &pidfd);
 	ck_assert_int_eq(libpidfd_wait_exit(pidfd, 5000), 0);
 	/* Exited, not reaped: no status yet. */
 	errno = 0;
@@ -394,6 +410,49 @@ START_TEST(exit_status_after_reap)
 	ck_assert_int_eq(libpidfd_exit_status(pidfd, &got), 0);
 	ck_assert(WIFSIGNALED(got));
 	ck_assert_int_eq(WTERMSIG(got), SIGUSR2);
+	close(pidfd);
+}
+END_TEST
+
+/* pidfd_open(2)'s EINVAL for flags no one knows, not "load the module". */
+START_TEST(open_unknown_flags_einval)
+{
+	static const unsigned int bad[] = { 1, 0x10000, 1u << 31 };
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		errno = 0;
+		ck_assert_int_eq(libpidfd_open(getpid(), bad[i]), -1);
+		ck_assert_msg(errno == EINVAL, "flags %#x: %s", bad[i],
+			      strerror(errno));
+	}
+}
+END_TEST
+
+/*
+ * The library's open makes the kernel's pidfd where the kernel keeps the
+ * exit status, also before it says so (PIDFD_INFO_SUPPORTED_MASK, 6.19):
+ * then the status of a reaped child is there without the module.
+ */
+START_TEST(open_native_where_exit_is_kept)
+{
+	int pidfd, status, got = -1;
+	pid_t pid;
+
+	if (!kernel_has_exit_info() || !module_absent())
+		return;	/* the other way round is check_backends' */
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0)
+		_exit(9);
+	pidfd = libpidfd_open(pid, 0);
+	ck_assert_int_ge(pidfd, 0);
+	ck_assert_int_eq(libpidfd_pidfd_backend(pidfd), LIBPIDFD_BACKEND_NATIVE);
+	errno = 0;
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(libpidfd_exit_status(pidfd, &got) == 0, "%s",
+		      strerror(errno));
+	ck_assert_int_eq(got, status);
+	ck_assert_int_eq(WEXITSTATUS(got), 9);
 	close(pidfd);
 }
 END_TEST
@@ -454,6 +513,8 @@ static Suite *host_suite(void)
 	tcase_add_test(tc, get_info_sizes);
 	tcase_add_test(tc, exit_status_after_reap);
 	tcase_add_test(tc, bad_fds_pass_errno_through);
+	tcase_add_test(tc, open_unknown_flags_einval);
+	tcase_add_test(tc, open_native_where_exit_is_kept);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,6 +86,38 @@ static struct libpidfd_native native;
 static pthread_once_t native_once = PTHREAD_ONCE_INIT;
 
 /* What PIDFD_GET_INFO reports on a live process, beyond its mask bits. */
+/*
+ * Does the kernel keep a pidfd's exit status after the reap
+ * (PIDFD_INFO_EXIT, 6.15)? Kernels before PIDFD_INFO_SUPPORTED_MASK (6.19)
+ * do not say, so a child of our own that exits at once is asked. It has no
+ * exit signal, which keeps it from the program's SIGCHLD handler and from
+ * its wait(-1) (only __WCLONE or __WALL wait for such a child), and it runs
+ * nothing of the program: no fork handler, only exit.
+ */
+static bool probe_info_exit(void)
+{
+	struct pidfd_info info;
+	int pidfd = -1;
+	bool kept = false;
+	siginfo_t si;
+	long pid;
+
+	pid = syscall(SYS_clone, CLONE_PIDFD, NULL, &pidfd, NULL, NULL);
+	if (pid == 0)
+		syscall(SYS_exit, 0);
+	if (pid < 0)
+		return false;
+	memset(&si, 0, sizeof(si));
+	if (waitid(P_PIDFD, (id_t)pidfd, &si, WEXITED | __WCLONE) == 0) {
+		memset(&info, 0, sizeof(info));
+		info.mask = PIDFD_INFO_EXIT;
+		kept = ioctl(pidfd, PIDFD_GET_INFO, &info) == 0 &&
+		       (info.mask & PIDFD_INFO_EXIT);
+	}
+	close(pidfd);
+	return kept;
+}
+
 static void probe_info(int self)
 {
 	struct pidfd_info info;
@@ -94,15 +127,13 @@ static void probe_info(int self)
 	if (ioctl(self, PIDFD_GET_INFO, &info) < 0)
 		return;
 	native.info = true;
-	/*
-	 * Kernels before PIDFD_INFO_SUPPORTED_MASK do not say what they
-	 * support: count on what 6.13 had, not on PIDFD_INFO_EXIT.
-	 */
+	/* Kernels before PIDFD_INFO_SUPPORTED_MASK: 6.13's, and maybe EXIT. */
 	if (info.mask & PIDFD_INFO_SUPPORTED_MASK)
 		native.info_mask = info.supported_mask;
 	else
 		native.info_mask = PIDFD_INFO_PID | PIDFD_INFO_CREDS |
-				   PIDFD_INFO_CGROUPID;
+				   PIDFD_INFO_CGROUPID |
+				   (probe_info_exit() ? PIDFD_INFO_EXIT : 0);
 }
 
 static void probe_native(void)

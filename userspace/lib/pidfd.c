@@ -41,7 +41,8 @@ int libpidfd_priv_open_kind(unsigned int flags)
 
 	if (backend < 0 || backend != LIBPIDFD_BACKEND_AUTO)
 		return backend;
-	if (!native->open || (flags & ~(PIDFD_NONBLOCK | PIDFD_THREAD)) ||
+	/* Flags no one knows: the kernel's EINVAL, as pidfd_open(2). */
+	if (!native->open || (flags & PIDFD_AUTOKILL) ||
 	    ((flags & PIDFD_THREAD) && !native->thread))
 		return LIBPIDFD_BACKEND_MODULE;
 	if (!(native->info_mask & PIDFD_INFO_EXIT) && libpidfd_probe() == 0)
