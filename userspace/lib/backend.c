@@ -2,8 +2,9 @@
 /*
  * Which backend serves a call: the chosen one (LIBPIDFD_BACKEND or
  * libpidfd_set_backend()), what the running kernel can do natively
- * (probed once per process on the caller's own pidfd, never guessed from
- * the version number), and which kind of pidfd a given fd is.
+ * (probed once per process on the caller's own pidfd, and for the exit
+ * status on a child that exits at once; never guessed from the version
+ * number), and which kind of pidfd a given fd is.
  */
 #include <errno.h>
 #include <fcntl.h>
