@@ -48,6 +48,7 @@
 #include <linux/irq_work.h>
 #include <linux/jhash.h>
 #include <linux/llist.h>
+#include <linux/lockdep.h>
 #include <linux/mutex.h>
 #include <linux/rhashtable.h>
 #include <linux/sched/signal.h>
@@ -126,9 +127,9 @@ static u64 task_cgroup_id(struct task_struct *task)
 	return id;
 }
 
-/* Called with @target->lock held. */
 static void record_exit(struct pidfd_target *target, int code, u64 cgroupid)
 {
+	lockdep_assert_held(&target->lock);
 	target->exit_recorded = true;
 	target->exit_code = code;
 	target->exit_cgroupid = cgroupid;
@@ -223,12 +224,12 @@ PIDFD_COMPAT_PROBE_PROCESS_EXIT(probe_process_exit_timed)
 
 /*
  * The pid's last task is gone for good: its status is final. Returns true
- * if the target was queued for wake_targets(). Called with @target->lock
- * held.
+ * if the target was queued for wake_targets().
  */
 static bool finish_target(struct pidfd_target *target,
 			  struct task_struct *task)
 {
+	lockdep_assert_held(&target->lock);
 	target->released = true;
 	if (!target->exit_recorded)
 		record_exit(target, own_status(task), task_cgroup_id(task));
@@ -448,10 +449,10 @@ static bool target_finished(struct pidfd_target *target)
 	return finished;
 }
 
-/* Called with @target->lock held. */
 static void copy_record(struct pidfd_target *target,
 			struct pidfd_exit_record *rec)
 {
+	lockdep_assert_held(&target->lock);
 	rec->code = target->exit_code;
 	rec->cgroupid = target->exit_cgroupid;
 	rec->dump_signal_seen = target->dump_signal_seen;

@@ -42,13 +42,14 @@ static int copy_info_to_user(void __user *uarg, size_t usize,
  * thread hands the process's pid to that thread (exchange_tids()), a
  * lockless reader can find the thread in the pid's list before the
  * thread's ->thread_pid says so, and would report its old thread ID.
- * Called under rcu_read_lock().
  */
 static void fill_from_task(struct pidfd_info *info, struct pid *pid,
 			   struct task_struct *task)
 {
 	struct user_namespace *ns = current_user_ns();
 	const struct cred *cred = __task_cred(task);
+
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "task read outside RCU");
 
 	info->pid = pid_vnr(pid);
 	info->tgid = task_tgid_vnr(task);

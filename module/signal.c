@@ -111,12 +111,14 @@ static void prepare_tkill_info(kernel_siginfo_t *info, int sig)
  * only queue to one thread, so pick the thread the kernel would wake:
  * @task itself if it does not block @sig, else another that does not
  * (a thread in sigwaitinfo(2) has unblocked what it waits for), else
- * @task. Called under rcu_read_lock().
+ * @task.
  */
 static int queue_to_process(struct task_struct *task, int sig,
 			    kernel_siginfo_t *info)
 {
 	struct task_struct *receiver = task, *t;
+
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "thread walk outside RCU");
 
 	if (sigismember(&task->blocked, sig) || (task->flags & PF_EXITING)) {
 		for_each_thread(task, t) {
@@ -132,12 +134,14 @@ static int queue_to_process(struct task_struct *task, int sig,
 
 /*
  * Permission check, then delivery, to the task kill(2) / tgkill(2) would
- * check. Called under rcu_read_lock().
+ * check.
  */
 static int checked_send(struct task_struct *task, int sig,
 			kernel_siginfo_t *info, enum signal_scope scope)
 {
 	int err;
+
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "signal check outside RCU");
 
 	if (!valid_signal(sig))
 		return -EINVAL;

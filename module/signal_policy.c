@@ -185,10 +185,11 @@ out:
 /*
  * AppArmor answers every signal alike when neither side is confined: it
  * mediates no signal of its root namespace's unconfined label, sent or
- * received. Called under rcu_read_lock().
+ * received.
  */
 static bool apparmor_unconfined_pair(struct task_struct *target)
 {
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "AppArmor pair outside RCU");
 	return pidfd_apparmor_unconfined(current, true) &&
 	       pidfd_apparmor_unconfined(target, false);
 }
@@ -231,13 +232,13 @@ static void report_refusal(struct task_struct *target, int sig,
  * @target: the task the kernel's check judged
  * @sig: the signal
  *
- * Called under rcu_read_lock().
- *
  * Return: 0, or -EACCES (logged, rate-limited).
  */
 int pidfd_signal_policy_check(struct task_struct *target, int sig)
 {
 	unsigned long doubt = active_lsms & ~READ_ONCE(trusted_lsms);
+
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "policy check outside RCU");
 
 	if ((doubt & BIT(LSM_APPARMOR)) && apparmor_unconfined_pair(target))
 		doubt &= ~BIT(LSM_APPARMOR);
