@@ -136,6 +136,28 @@ struct cover_arg {
 	pid_t target;
 };
 
+/*
+ * Runs @child as a pt_run() child with root's victim mount in a->victim
+ * and a sleeping target of root's in a->target, which must outlive it;
+ * then checks that nothing changed in the initial mount namespace.
+ */
+static void run_against_victim(int (*child)(void *), struct cover_arg *a)
+{
+	char msg[4096];
+	struct victim v;
+	int rc;
+
+	victim_setup(&v);
+	a->victim = v.dir;
+	a->target = pt_fork_sleeper();
+	ck_assert_int_gt(a->target, 0);
+	rc = pt_run(child, a, msg, sizeof(msg));
+	ck_assert_msg(rc == 0, "child exited %d: %s", rc, msg);
+	ck_assert_msg(pt_alive(a->target), "the target died");
+	pt_kill_reap(a->target);
+	victim_check_and_remove(&v);
+}
+
 static void cover(const struct cover_arg *a, pid_t nr)
 {
 	if (a->c->then_pid)
@@ -184,18 +206,9 @@ static int cover_child(void *arg)
 
 START_TEST(hostile_mount_over_entry)
 {
-	const struct cover_case *c = &cover_cases[_i];
-	struct cover_arg a = { .c = c };
-	struct victim v;
+	struct cover_arg a = { .c = &cover_cases[_i] };
 
-	victim_setup(&v);
-	a.victim = v.dir;
-	a.target = pt_fork_sleeper();
-	ck_assert_int_gt(a.target, 0);
-	pt_assert_child(cover_child, &a);
-	ck_assert_msg(pt_alive(a.target), "the target died");
-	pt_kill_reap(a.target);
-	victim_check_and_remove(&v);
+	run_against_victim(cover_child, &a);
 }
 END_TEST
 
@@ -219,15 +232,8 @@ static int procdir_cover_child(void *arg)
 START_TEST(hostile_procdir_task_covered)
 {
 	struct cover_arg a = { 0 };
-	struct victim v;
 
-	victim_setup(&v);
-	a.victim = v.dir;
-	a.target = pt_fork_sleeper();
-	ck_assert_int_gt(a.target, 0);
-	pt_assert_child(procdir_cover_child, &a);
-	pt_kill_reap(a.target);
-	victim_check_and_remove(&v);
+	run_against_victim(procdir_cover_child, &a);
 }
 END_TEST
 
@@ -451,15 +457,8 @@ static int not_proc_child(void *arg)
 START_TEST(hostile_not_procfs)
 {
 	struct cover_arg a = { 0 };
-	struct victim v;
 
-	victim_setup(&v);
-	a.victim = v.dir;
-	a.target = pt_fork_sleeper();
-	ck_assert_int_gt(a.target, 0);
-	pt_assert_child(not_proc_child, &a);
-	pt_kill_reap(a.target);
-	victim_check_and_remove(&v);
+	run_against_victim(not_proc_child, &a);
 }
 END_TEST
 

@@ -293,19 +293,28 @@ START_TEST(scope_flag_thread_group)
 }
 END_TEST
 
-START_TEST(scope_process_group)
+/*
+ * A target that leads a process group with a second member; the test
+ * process blocks the test signals too, to see them if they came.
+ */
+static void start_group_target(struct target *t)
 {
 	static const struct target_opts o = { .wait_ms = -1, .pgrp = true };
+	sigset_t set;
+
+	test_sigset(&set);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	target_start(t, &o);
+}
+
+START_TEST(scope_process_group)
+{
 	struct target t;
 	struct target other;
 	uint64_t pnd, shd;
-	sigset_t set;
 	int fd;
 
-	/* The test process blocks the signal too, to see it if it came. */
-	test_sigset(&set);
-	sigprocmask(SIG_BLOCK, &set, NULL);
-	target_start(&t, &o);
+	start_group_target(&t);
 	target_start(&other, &idle_target);
 
 	fd = pt_open_ok(t.pid, 0);
@@ -341,16 +350,12 @@ END_TEST
  */
 START_TEST(scope_process_group_siginfo_refused)
 {
-	static const struct target_opts o = { .wait_ms = -1, .pgrp = true };
 	siginfo_t si = { .si_signo = SIGUSR1, .si_code = SI_QUEUE };
 	struct target t;
 	uint64_t pnd, shd;
-	sigset_t set;
 	int fd;
 
-	test_sigset(&set);
-	sigprocmask(SIG_BLOCK, &set, NULL);
-	target_start(&t, &o);
+	start_group_target(&t);
 	fd = pt_open_ok(t.pid, 0);
 	ck_assert_errno(pt_send_signal(fd, SIGUSR1, &si,
 				       PIDFD_SIGNAL_PROCESS_GROUP), EOPNOTSUPP);
