@@ -159,15 +159,6 @@ static int op_signal_thread_info(void)
 	return pt_send_signal(ft.live_fd, SIGUSR1, &si, PIDFD_SIGNAL_THREAD);
 }
 
-static int op_signal_pgrp_info(void)
-{
-	siginfo_t si;
-
-	queue_info(&si);
-	return pt_send_signal(ft.live_fd, SIGUSR1, &si,
-			      PIDFD_SIGNAL_PROCESS_GROUP);
-}
-
 static int op_signal_0(void)
 {
 	return pt_send_signal(ft.thread_fd, 0, NULL, 0);
@@ -217,7 +208,7 @@ static const struct operation operations[] = {
 	{ "signal, thread", op_signal_thread },
 	{ "signal, process, siginfo", op_signal_process_info },
 	{ "signal, thread, siginfo", op_signal_thread_info },
-	{ "signal, process group, siginfo", op_signal_pgrp_info },
+	/* A group's signal with a siginfo is refused before any: abi.md. */
 	{ "signal 0", op_signal_0 },
 	{ "PIDFD_GET_PROCFD", op_get_procfd },
 	{ "PIDFD_GET_INFO", op_get_info },
