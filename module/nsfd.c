@@ -119,7 +119,7 @@ long pidfd_get_namespace(struct file *file, unsigned int cmd,
 
 	/* ESRCH also when the process is outside the module's procfs's ns. */
 	caller_cred = override_creds(proof_cred);
-	dir = pidfd_open_procdir(pid, &root, true);
+	dir = pidfd_open_procdir(pid, &root);
 	revert_creds(caller_cred);
 	if (IS_ERR(dir))
 		return PTR_ERR(dir);

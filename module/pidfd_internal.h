@@ -164,8 +164,7 @@ long pidfd_get_procfd(struct file *file, int procfd);
 struct file *pidfd_proc_open_dir(const struct path *parent, const char *name);
 int pidfd_procdir_alive(const struct path *dir);
 int pidfd_procdir_lists(const struct path *procdir, pid_t nr);
-struct file *pidfd_open_procdir(struct pid *pid, const struct path *root,
-				bool own);
+struct file *pidfd_open_procdir(struct pid *pid, const struct path *root);
 
 /* nsfd.c */
 int pidfd_nsfd_init(void);

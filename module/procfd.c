@@ -9,8 +9,9 @@
  * namespace) ends it with EXDEV instead of being followed. Nothing here
  * changes the dcache or the mount tree of a procfs a caller can reach: a
  * stale dentry there is left to procfs, which drops it once its pid has no
- * task, and counts as "cannot be proved" (ESRCH). Only in the module's own
- * instance (nsfd.c), where nobody can mount, is a stale dentry dropped.
+ * task, and counts as "cannot be proved" (ESRCH). Only in an instance made
+ * by kern_mount() (nsfd.c's), which no path reaches and no mount can cover,
+ * is a stale dentry dropped.
  * docs/security.md has the audit.
  */
 #include <linux/dcache.h>
@@ -160,24 +161,24 @@ int pidfd_procdir_lists(const struct path *procdir, pid_t nr)
  * pidfd_open_procdir - open @pid's directory in a procfs
  * @pid: the process (or thread) the directory must belong to
  * @root: the root of the procfs
- * @own: @root is the module's own instance, where no mount can be: a
- *	directory that a lookup racing execve() bound to another live pid
- *	(exchange_tids()), which procfs keeps as long as that pid lives, is
- *	dropped there and looked up again
  *
  * Opened as pidfd_proc_open_dir() opens, by the number the procfs's pid
  * namespace gives @pid. The number must name @pid before and after, and
  * the directory's task/ must list it in between: a struct pid is never
  * reused and keeps its number until its last task is released, so the
- * directory belongs to @pid's process.
+ * directory belongs to @pid's process. In a kern_mount() instance, a
+ * directory that a lookup racing execve() bound to another live pid
+ * (exchange_tids()), which procfs keeps as long as that pid lives, is
+ * dropped and looked up again.
  *
  * Return: the directory, or an ERR_PTR(): -ESRCH when @pid is gone, is not
  * in that namespace, or its directory cannot be proved; -EXDEV when a
  * mount covers it in the caller's view; else what procfs gave.
  */
-struct file *pidfd_open_procdir(struct pid *pid, const struct path *root,
-				bool own)
+struct file *pidfd_open_procdir(struct pid *pid, const struct path *root)
 {
+	/* Only the kernel's own mounts: no path reaches them, nothing covers. */
+	bool unreachable = root->dentry->d_sb->s_flags & SB_KERNMOUNT;
 	struct pid_namespace *ns = pidfd_proc_pid_ns(d_inode(root->dentry));
 	pid_t nr = pid_nr_ns(pid, ns);
 	struct file *dir;
@@ -204,7 +205,7 @@ struct file *pidfd_open_procdir(struct pid *pid, const struct path *root,
 		if (!err)
 			return dir;
 		if (!IS_ERR(dir)) {
-			if (own && err == -ESRCH &&
+			if (unreachable && err == -ESRCH &&
 			    pidfd_pid_holds_number(pid, ns, nr))
 				d_invalidate(dir->f_path.dentry);
 			fput(dir);
@@ -235,7 +236,7 @@ long pidfd_get_procfd(struct file *file, int procfd)
 		goto out_put_root;
 	}
 
-	dir = pidfd_open_procdir(pidfd_file_pid(file), &root->f_path, false);
+	dir = pidfd_open_procdir(pidfd_file_pid(file), &root->f_path);
 	if (IS_ERR(dir)) {
 		fd = PTR_ERR(dir);
 		goto out_put_root;

@@ -308,18 +308,9 @@ static void fill_want(int want[PATH_COUNT], int exact, int other)
 	want[MOD_PGRP_INFO] = EOPNOTSUPP;
 }
 
-/* As echo(1) writes it: sysfs ignores an empty write. */
-static int write_trust(const char *value)
-{
-	char line[160];
-
-	snprintf(line, sizeof(line), "%.128s\n", value);
-	return lt_write_file(LT_TRUST_PARAM, line);
-}
-
 static void set_trust(const char *value)
 {
-	ck_assert_msg(write_trust(value) == 0,
+	ck_assert_msg(lt_write_trust(value) == 0,
 		      "cannot set signal_lsm_trust to '%s': %s", value,
 		      strerror(errno));
 }
@@ -343,7 +334,7 @@ static void suite_setup(void)
 
 static void suite_teardown(void)
 {
-	write_trust(saved_trust);
+	lt_write_trust(saved_trust);
 }
 
 /* ---- tests ----------------------------------------------------------- */
@@ -609,7 +600,7 @@ static int write_trust_unprivileged(void *arg __attribute__((unused)))
 {
 	if (pt_drop_privs(PT_NOBODY, PT_NOBODY) < 0)
 		PT_FAIL("cannot drop privileges");
-	if (write_trust("all") == 0)
+	if (lt_write_trust("all") == 0)
 		PT_FAIL("an unprivileged user changed signal_lsm_trust");
 	PT_CHECK(errno == EACCES, "errno %s", pt_errname(errno));
 	return 0;
@@ -626,8 +617,8 @@ START_TEST(test_trust_parameter)
 	expect_trust("selinux,bpf,apparmor,smack", "apparmor,selinux,smack,bpf");
 	expect_trust("all", "all");
 	expect_trust("bpf", "bpf");
-	ck_assert_errno(write_trust("tomoyo"), EINVAL);
-	ck_assert_errno(write_trust("bpf,nonsense"), EINVAL);
+	ck_assert_errno(lt_write_trust("tomoyo"), EINVAL);
+	ck_assert_errno(lt_write_trust("bpf,nonsense"), EINVAL);
 	ck_assert_int_eq(pt_read_text(LT_TRUST_PARAM, value, sizeof(value)),
 			 0);
 	ck_assert_str_eq(value, "bpf");

@@ -670,16 +670,10 @@ END_TEST
 
 /* ---- doctor ---- */
 
-#define TRUST_PARAM "/sys/module/pidfd/parameters/signal_lsm_trust"
-
 /* "doctor" with signal_lsm_trust set to @trust ("" for none). */
 static void doctor_with_trust(struct run *r, const char *trust)
 {
-	char line[160];
-
-	/* As echo(1) writes it: sysfs ignores an empty write. */
-	snprintf(line, sizeof(line), "%s\n", trust);
-	ck_assert_int_eq(lt_write_file(TRUST_PARAM, line), 0);
+	ck_assert_int_eq(lt_write_trust(trust), 0);
 	ck_assert_int_eq(RUN(r, "doctor"), 0);
 }
 
@@ -693,8 +687,8 @@ START_TEST(doctor_says_what_is_here)
 	char saved[128], lsms[128], want[192];
 	struct run r;
 
-	ck_assert_int_eq(pt_read_text(TRUST_PARAM, saved, sizeof(saved)), 0);
-	ck_assert_int_eq(pt_read_text("/sys/module/pidfd/parameters/signal_lsms",
+	ck_assert_int_eq(pt_read_text(LT_TRUST_PARAM, saved, sizeof(saved)), 0);
+	ck_assert_int_eq(pt_read_text(LT_LSMS_PARAM,
 				      lsms, sizeof(lsms)), 0);
 
 	doctor_with_trust(&r, "all");
@@ -707,7 +701,7 @@ START_TEST(doctor_says_what_is_here)
 
 	doctor_with_trust(&r, "");
 	if (lsms[0]) {
-		snprintf(want, sizeof(want), "echo %s > " TRUST_PARAM, lsms);
+		snprintf(want, sizeof(want), "echo %s > " LT_TRUST_PARAM, lsms);
 		ck_assert_msg(strstr(r.stdout_text, "refused (EACCES)"), "%s",
 			      r.stdout_text);
 		ck_assert_msg(strstr(r.stdout_text, want), "want '%s' in %s",

@@ -1,31 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * pidfdctl doctor: what this machine has, in plain words. The kernel's
- * own pidfd features are found by trying them on pidfds of pidfdctl and
- * of a child of its own, never by the version number (distributions
- * backport); the module's state comes from /sys/module/pidfd.
+ * own pidfd features are libpidfd's probe of them (tried, never read from
+ * the version number), so doctor says what the library decides by; the
+ * module's state comes from /sys/module/pidfd.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/syscall.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "libpidfd.h"
+#include "../lib/internal.h"
 #include "commands.h"
 
 #define MODULE_SYSFS "/sys/module/pidfd"
-
-static int native_open(pid_t pid, unsigned int flags)
-{
-	return (int)syscall(SYS_pidfd_open, pid, flags);
-}
 
 static void say(const char *what, bool yes, const char *detail)
 {
@@ -33,53 +25,24 @@ static void say(const char *what, bool yes, const char *detail)
 	       detail ? ": " : "", detail ? detail : "");
 }
 
-/* Does the kernel keep a reaped child's exit status (PIDFD_INFO_EXIT)? */
-static bool native_exit_info(void)
-{
-	struct pidfd_info info = { .mask = PIDFD_INFO_EXIT };
-	pid_t child = fork();
-	int fd;
-	bool kept;
-
-	if (child < 0)
-		return false;
-	if (child == 0)
-		_exit(7);
-	fd = native_open(child, 0);
-	waitpid(child, NULL, 0);
-	if (fd < 0)
-		return false;
-	kept = ioctl(fd, PIDFD_GET_INFO, &info) == 0 &&
-	       (info.mask & PIDFD_INFO_EXIT) && info.exit_code == 7 << 8;
-	close(fd);
-	return kept;
-}
-
+/* What libpidfd found the kernel can do: what its routes are chosen by. */
 static void kernel_features(void)
 {
-	struct pidfd_info info = { .mask = PIDFD_INFO_PID };
+	const struct libpidfd_native *native = libpidfd_priv_native();
 	struct utsname u;
-	int fd, tfd, nsfd;
 
 	uname(&u);
 	printf("Kernel %s (%s)\n", u.release, u.machine);
-	fd = native_open(getpid(), 0);
-	say("pidfd_open(2), pidfd_send_signal(2), poll", fd >= 0,
-	    fd < 0 ? strerror(errno) : NULL);
-	if (fd < 0)
+	say("pidfd_open(2), pidfd_send_signal(2), poll", native->open, NULL);
+	if (!native->open)
 		return;
-	tfd = native_open((pid_t)syscall(SYS_gettid), PIDFD_THREAD);
-	say("thread pidfds, signal scopes (6.9)", tfd >= 0, NULL);
-	if (tfd >= 0)
-		close(tfd);
-	nsfd = ioctl(fd, PIDFD_GET_UTS_NAMESPACE, 0);
-	say("PIDFD_GET_*_NAMESPACE (6.11)", nsfd >= 0 || errno != ENOTTY, NULL);
-	if (nsfd >= 0)
-		close(nsfd);
-	say("PIDFD_GET_INFO (6.13)", ioctl(fd, PIDFD_GET_INFO, &info) == 0,
-	    NULL);
-	say("exit status after the reap (6.15)", native_exit_info(), NULL);
-	close(fd);
+	say("waitid(P_PIDFD) (5.4)", native->waitid, NULL);
+	say("thread pidfds (6.9)", native->thread, NULL);
+	say("signal scopes (6.9)", native->signal_scope, NULL);
+	say("PIDFD_GET_*_NAMESPACE (6.11)", native->namespaces, NULL);
+	say("PIDFD_GET_INFO (6.13)", native->info, NULL);
+	say("exit status after the reap (6.15)",
+	    native->info_mask & PIDFD_INFO_EXIT, NULL);
 }
 
 /* The first line of a sysfs file of the module, or NULL. */

@@ -22,6 +22,15 @@ int lt_mount_securityfs(void)
 	return mount("securityfs", SECURITYFS, "securityfs", 0, NULL);
 }
 
+int lt_write_trust(const char *value)
+{
+	char line[160];
+
+	/* As echo(1) writes it: sysfs ignores an empty write. */
+	snprintf(line, sizeof(line), "%.128s\n", value);
+	return lt_write_file(LT_TRUST_PARAM, line);
+}
+
 int lt_write_file(const char *path, const char *value)
 {
 	size_t len = strlen(value);

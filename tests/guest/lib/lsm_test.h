@@ -25,6 +25,8 @@ int lt_apparmor_enter(const char *name);
 
 /* Writes @value to the sysfs file @path. 0 or -1/errno. */
 int lt_write_file(const char *path, const char *value);
+/* Sets signal_lsm_trust to @value ("" for none). 0 or -1/errno. */
+int lt_write_trust(const char *value);
 
 /*
  * Does the kernel log contain a line with every one of the NULL-ended
