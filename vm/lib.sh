@@ -36,6 +36,35 @@ kernel_dir() {
 	fi
 }
 
+# has_headers KDIR: whether that kernel came with its headers (a `build`
+# tree), so that a module can be built for it. The archive keeps only the
+# newest headers of trixie-backports: older series are images only
+# (vm/fetch-kernel), and run only what needs no module.
+has_headers() { [ -e "$1/build" ]; }
+
+# kernel_chroot KDIR: the Debian suite of the chroot (vm/chroot) in which
+# a module for that kernel is built, as DKMS builds it on that release with
+# the kernel's own compiler; nothing when the host builds it. Debian 13's
+# kernels (+deb13: trixie's 6.12 and trixie-backports', gcc-14) build in a
+# trixie chroot, sid's (+deb14, gcc-16) in a sid chroot; the older ones
+# build with the host's toolchain.
+kernel_chroot() {
+	case $(cat "$1/release") in
+	*+deb13-*) echo trixie ;;
+	*+deb1[4-9]-* | *+deb[2-9][0-9]-*) echo sid ;;
+	esac
+}
+
+# kernel_cc KDIR: the compiler the kernel was built with, as its headers'
+# .kernelvariables name it ("CC = $(if ...ccache...) $(CROSS_COMPILE)gcc-N"
+# gives gcc-N); gcc when they do not say.
+kernel_cc() {
+	local cc
+	cc=$(sed -n 's/^CC *= *//p' "$1/build/.kernelvariables" 2>/dev/null |
+		awk '{ n = $NF; sub(/^.*[)]/, "", n); print n; exit }')
+	echo "${cc:-gcc}"
+}
+
 # Debian mirrors. Nothing here names a mirror: the Debian archive and the
 # security archive this machine can reach are taken from the host's own apt
 # sources, unless PIDFD_DEBIAN_MIRROR / PIDFD_DEBIAN_SECURITY_MIRROR (full
