@@ -50,6 +50,19 @@ int vfs_path_lookup(struct dentry *dentry, struct vfsmount *mnt,
 #define PIDFD_FILLDIR_STOP	1
 #endif
 
+/*
+ * 6.15 made pidfd_open(2) say ESRCH for a number whose process is reaped
+ * and ENOENT for a thread without PIDFD_THREAD, EINVAL for both before
+ * (probed by PIDFD_INFO_EXIT, which came in the same release).
+ */
+#ifdef PIDFD_HAVE_OPEN_ENOENT
+#define PIDFD_OPEN_ERR_REAPED	ESRCH
+#define PIDFD_OPEN_ERR_THREAD	ENOENT
+#else
+#define PIDFD_OPEN_ERR_REAPED	EINVAL
+#define PIDFD_OPEN_ERR_THREAD	EINVAL
+#endif
+
 /* The pid namespace of a procfs instance, from one of its inodes. */
 static inline struct pid_namespace *pidfd_proc_pid_ns(struct inode *inode)
 {

@@ -11,6 +11,7 @@ pidfd_hdr_has = $(shell grep -qsE '$(2)' $(srctree)/include/$(1) \
 ccflags-$(call pidfd_hdr_has,linux/fs.h,file_open_root.const struct path) += -DPIDFD_HAVE_FILE_OPEN_ROOT_PATH
 ccflags-$(call pidfd_hdr_has,linux/namei.h,int vfs_path_lookup) += -DPIDFD_HAVE_VFS_PATH_LOOKUP_DECL
 ccflags-$(call pidfd_hdr_has,linux/fs.h,typedef bool .\*filldir_t) += -DPIDFD_HAVE_FILLDIR_BOOL
+ccflags-$(call pidfd_hdr_has,uapi/linux/pidfd.h,define PIDFD_INFO_EXIT) += -DPIDFD_HAVE_OPEN_ENOENT
 ccflags-$(call pidfd_hdr_has,trace/events/sched.h,bool group_dead) += -DPIDFD_HAVE_SCHED_PROCESS_EXIT_GROUP_DEAD
 # Where a task's dumpability lives: its exec state (7.x) or its mm.
 ccflags-$(call pidfd_hdr_has,linux/sched.h,struct task_exec_state __rcu) += -DPIDFD_HAVE_TASK_EXEC_STATE

@@ -3,7 +3,8 @@
  * pidfd-dkms: race-free process handles through /dev/pidfd.
  *
  * /dev/pidfd is a control device: its ioctls, PIDFD_DEV_OPEN and
- * PIDFD_DEV_OPEN_PROCDIR, make pidfds. Everything else happens on the pidfds (pidfd_file.c).
+ * PIDFD_DEV_OPEN_PROCDIR, make pidfds, and PIDFD_DEV_IS_PIDFD recognises
+ * them. Everything else happens on the pidfds (pidfd_file.c).
  */
 #include <linux/compat.h>
 #include <linux/fs.h>
@@ -21,13 +22,18 @@ static long pidfd_dev_ioctl(struct file *file, unsigned int cmd,
 		return pidfd_dev_open(cmd, (void __user *)arg);
 	if (pidfd_ioctl_is(cmd, PIDFD_DEV_OPEN_PROCDIR))
 		return pidfd_dev_open_procdir(cmd, (void __user *)arg);
+	if (cmd == PIDFD_DEV_IS_PIDFD)
+		return pidfd_fd_is_ours((int)arg);
 	return -ENOTTY;
 }
 
 #ifdef CONFIG_COMPAT
+/* Every argument is a pointer, except PIDFD_DEV_IS_PIDFD's fd number. */
 static long pidfd_dev_compat_ioctl(struct file *file, unsigned int cmd,
 				   unsigned long arg)
 {
+	if (cmd == PIDFD_DEV_IS_PIDFD)
+		return pidfd_dev_ioctl(file, cmd, arg);
 	return pidfd_dev_ioctl(file, cmd, (unsigned long)compat_ptr(arg));
 }
 #endif

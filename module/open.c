@@ -67,6 +67,20 @@ static int autokill_allowed(struct pid *pid)
 	return err;
 }
 
+/*
+ * pidfd_open(2)'s rule, with the running kernel's errno: a thread-group
+ * leader, or with PIDFD_THREAD any thread, that is not reaped (a number
+ * can stay allocated for a process group or session after that).
+ */
+static int pidfd_open_allowed(struct pid *pid, unsigned int flags)
+{
+	if (!pid_has_task(pid, PIDTYPE_PID))
+		return -PIDFD_OPEN_ERR_REAPED;
+	if (!(flags & PIDFD_THREAD) && !pid_has_task(pid, PIDTYPE_TGID))
+		return -PIDFD_OPEN_ERR_THREAD;
+	return 0;
+}
+
 long pidfd_dev_open(unsigned int cmd, void __user *uarg)
 {
 	struct pidfd_open_args args;
@@ -91,17 +105,9 @@ long pidfd_dev_open(unsigned int cmd, void __user *uarg)
 	pid = find_get_pid(args.pid);
 	if (!pid)
 		return -ESRCH;
-	/*
-	 * A number can stay allocated for a process group or session after
-	 * its process is gone: only a number with a task is a process.
-	 */
-	if (!pid_has_task(pid, PIDTYPE_PID)) {
-		put_pid(pid);
-		return -ESRCH;
-	}
 
-	err = 0;
-	if (args.flags & PIDFD_AUTOKILL)
+	err = pidfd_open_allowed(pid, args.flags);
+	if (!err && (args.flags & PIDFD_AUTOKILL))
 		err = autokill_allowed(pid);
 	if (!err)
 		err = pidfd_install(pid, args.flags);
@@ -223,7 +229,8 @@ long pidfd_dev_open_procdir(unsigned int cmd, void __user *uarg)
 	if (err == 1 && procdir.dentry != dir->f_path.dentry)
 		err = pidfd_procdir_alive(&dir->f_path) ?: 1;
 	if (err == 1 && pidfd_pid_holds_number(pid, ns, nr))
-		err = pidfd_install(pid, args.flags);
+		err = pidfd_open_allowed(pid, args.flags) ?:
+		      pidfd_install(pid, args.flags);
 	else if (err >= 0 || err == -ENOENT)
 		err = -ESRCH;	/* not listed, or not any more */
 	put_pid(pid);

@@ -160,6 +160,19 @@ static const struct file_operations pidfd_file_fops = {
 	.llseek		= noop_llseek,
 };
 
+/* PIDFD_DEV_IS_PIDFD: 1 if @fd is one of our pidfds, else 0; EBADF. */
+long pidfd_fd_is_ours(int fd)
+{
+	struct file *file = fget_raw(fd);
+	long ours;
+
+	if (!file)
+		return -EBADF;
+	ours = file->f_op == &pidfd_file_fops;
+	fput(file);
+	return ours;
+}
+
 /**
  * pidfd_install - make a new close-on-exec pidfd for @pid
  * @pid: the process or thread; the pidfd takes its own reference

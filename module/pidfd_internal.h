@@ -80,6 +80,7 @@ long pidfd_dev_open_procdir(unsigned int cmd, void __user *uarg);
 
 /* pidfd_file.c: the pidfd file type */
 int pidfd_install(struct pid *pid, unsigned int flags);
+long pidfd_fd_is_ours(int fd);
 extern atomic_t pidfd_live_files;
 
 /*

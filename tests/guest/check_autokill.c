@@ -157,7 +157,7 @@ START_TEST(autokill_refused)
 	pt_sync_init(&s);
 	ck_assert_int_eq(pthread_create(&th, NULL, pt_idle_thread, &s), 0);
 	tid = pt_sync_get(&s, 10000);
-	ck_assert_errno(open_autokill(tid, 0), EINVAL);
+	ck_assert_errno(open_autokill(tid, 0), pt_kernel_tid_open_errno(tid));
 	/* only one's own child: not oneself, not one's parent */
 	ck_assert_errno(open_autokill(getpid(), 0), EPERM);
 	ck_assert_errno(open_autokill(getppid(), 0), EPERM);

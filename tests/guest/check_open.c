@@ -242,14 +242,12 @@ START_TEST(open_thread)
 	ck_assert_int_gt(tid, 0);
 	ck_assert_int_ne(tid, getpid());
 
-	/* As in the 2019 patch set, a thread ID is accepted with flags 0 ... */
-	fd = pt_open_ok(tid, 0);
-	ck_assert_ok(pt_fdinfo_field(NULL, 0, fd, "Pid:", buf, sizeof(buf)));
-	ck_assert_msg(atoi(buf) == tid, "fdinfo Pid: %s, want tid %d", buf, tid);
-	ck_assert_int_eq(fcntl(fd, F_GETFL) & O_EXCL, 0);
-	close(fd);
+	/* As pidfd_open(2): a thread ID only with PIDFD_THREAD ... */
+	ck_assert_errno(pt_open(tid, 0), pt_kernel_tid_open_errno(tid));
+	ck_assert_errno(pt_open(tid, PIDFD_NONBLOCK),
+			pt_kernel_tid_open_errno(tid));
 
-	/* ... and with PIDFD_THREAD. */
+	/* ... with which it names the thread. */
 	fd = pt_open_ok(tid, PIDFD_THREAD);
 	ck_assert_ok(pt_fdinfo_field(NULL, 0, fd, "Pid:", buf, sizeof(buf)));
 	ck_assert_msg(atoi(buf) == tid, "fdinfo Pid: %s, want tid %d", buf, tid);

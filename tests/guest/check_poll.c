@@ -384,7 +384,7 @@ END_TEST
 
 /*
  * epoll, as the report had it, on pidfds opened before the leader left:
- * one PIDFD_THREAD, one with flags 0 (the 2019 thread ID pidfd).
+ * two PIDFD_THREAD ones, one of them non-blocking.
  */
 START_TEST(epoll_thread_pidfd_exec_leader_gone)
 {
@@ -395,7 +395,7 @@ START_TEST(epoll_thread_pidfd_exec_leader_gone)
 
 	pt_fork_exec_child(&c);
 	tfd = pt_open_ok(c.tid, PIDFD_THREAD);
-	idfd = pt_open_ok(c.tid, 0);
+	idfd = pt_open_ok(c.tid, PIDFD_THREAD | PIDFD_NONBLOCK);
 	pt_exec_child_leader_exit(&c, 7);
 	ep = epoll_create1(EPOLL_CLOEXEC);
 	ck_assert_ok(ep);

@@ -57,7 +57,8 @@
 
 /**
  * struct pidfd_open_args - argument of PIDFD_DEV_OPEN
- * @pid:   process or thread ID in the caller's pid namespace
+ * @pid:   process ID in the caller's pid namespace; a thread ID only with
+ *         PIDFD_THREAD (EINVAL without, as pidfd_open(2))
  * @flags: 0, PIDFD_NONBLOCK, PIDFD_THREAD, PIDFD_AUTOKILL
  *
  * Extensible: the size is taken from the command number; a larger struct
@@ -77,7 +78,8 @@ struct pidfd_open_args {
  * struct pidfd_open_procdir_args - argument of PIDFD_DEV_OPEN_PROCDIR
  * @procdir: fd of a /proc/<pid> or /proc/<pid>/task/<tid> directory, of
  *           any procfs instance (O_PATH fds too)
- * @flags:   0, PIDFD_NONBLOCK and/or PIDFD_THREAD
+ * @flags:   0, PIDFD_NONBLOCK and/or PIDFD_THREAD (needed for a thread
+ *           other than the thread-group leader, as in pidfd_open(2))
  *
  * Extensible as struct pidfd_open_args.
  */
@@ -95,6 +97,15 @@ struct pidfd_open_procdir_args {
  */
 #define PIDFD_DEV_OPEN_PROCDIR \
 	_IOW(PIDFD_DEV_IOC_MAGIC, 3, struct pidfd_open_procdir_args)
+
+/*
+ * On /dev/pidfd: ioctl(dev, PIDFD_DEV_IS_PIDFD, fd) with the descriptor
+ * passed by value. Returns 1 if it is a pidfd this module made, 0 for any
+ * other open file, EBADF if it is not open. Lets a library tell its
+ * pidfds apart without /proc; no other ioctl need be sent to an unknown
+ * file.
+ */
+#define PIDFD_DEV_IS_PIDFD	_IO(PIDFD_DEV_IOC_MAGIC, 4)
 
 /**
  * struct pidfd_signal_args - argument of PIDFD_DEV_SEND_SIGNAL

@@ -86,7 +86,6 @@ int libpidfd_priv_sys_send_signal(int pidfd, int sig, const siginfo_t *info,
 static struct libpidfd_native native;
 static pthread_once_t native_once = PTHREAD_ONCE_INIT;
 
-/* What PIDFD_GET_INFO reports on a live process, beyond its mask bits. */
 /*
  * Does the kernel keep a pidfd's exit status after the reap
  * (PIDFD_INFO_EXIT, 6.15)? Kernels before PIDFD_INFO_SUPPORTED_MASK (6.19)
@@ -124,16 +123,20 @@ static void probe_info(int self)
 	struct pidfd_info info;
 
 	memset(&info, 0, sizeof(info));
-	info.mask = PIDFD_INFO_SUPPORTED_MASK;
+	info.mask = PIDFD_INFO_SUPPORTED_MASK | PIDFD_INFO_COREDUMP;
 	if (ioctl(self, PIDFD_GET_INFO, &info) < 0)
 		return;
 	native.info = true;
-	/* Kernels before PIDFD_INFO_SUPPORTED_MASK: 6.13's, and maybe EXIT. */
+	/*
+	 * Kernels before PIDFD_INFO_SUPPORTED_MASK (6.19): 6.13's fields,
+	 * COREDUMP if it answered for us (6.16), and maybe EXIT (6.15).
+	 */
 	if (info.mask & PIDFD_INFO_SUPPORTED_MASK)
 		native.info_mask = info.supported_mask;
 	else
 		native.info_mask = PIDFD_INFO_PID | PIDFD_INFO_CREDS |
 				   PIDFD_INFO_CGROUPID |
+				   (info.mask & PIDFD_INFO_COREDUMP) |
 				   (probe_info_exit() ? PIDFD_INFO_EXIT : 0);
 }
 
@@ -177,40 +180,84 @@ const struct libpidfd_native *libpidfd_priv_native(void)
 	return &native;
 }
 
+/*
+ * Is @fd one of the kernel's pidfds? waitid(P_PIDFD) takes only those
+ * (EBADF for any other file, a /proc/<pid> directory too), and with
+ * WNOHANG and WNOWAIT it neither blocks nor reaps. 1, 0, or -1 on a
+ * kernel without P_PIDFD.
+ */
+static int kernel_pidfd(int fd)
+{
+	siginfo_t info;
+
+	if (!libpidfd_priv_native()->waitid)
+		return -1;
+	memset(&info, 0, sizeof(info));
+	return waitid(P_PIDFD, (id_t)fd, &info,
+		      WEXITED | WNOHANG | WNOWAIT | __WALL) == 0 ||
+	       errno != EBADF;
+}
+
+/*
+ * Is @fd one of the module's pidfds? It says so itself
+ * (PIDFD_DEV_IS_PIDFD). 1, 0, or -1 when it cannot be asked.
+ */
+static int module_pidfd(int fd)
+{
+	int ctl = libpidfd_priv_control_fd();
+	int ret;
+
+	if (ctl < 0)
+		return -1;
+	ret = ioctl(ctl, PIDFD_DEV_IS_PIDFD, fd);
+	if (ret >= 0)
+		return ret != 0;
+	return errno == EBADF ? 0 : -1;
+}
+
 /* What readlink(/proc/self/fd/N) gives for either kind of pidfd. */
 static const char pidfd_link[] = "anon_inode:[pidfd]";
 
-int libpidfd_priv_check_is_pidfd(int fd)
+/*
+ * Where the module cannot be asked (not loaded, no /dev/pidfd in a
+ * chroot, a module without PIDFD_DEV_IS_PIDFD): the link in /proc, then the module's ioctl,
+ * which only a pidfd gets: its pidfds read the signal arguments first
+ * (EFAULT for NULL), the kernel's have no such ioctl (ENOTTY).
+ */
+static int backend_from_proc(int fd)
 {
 	char path[64], target[sizeof(pidfd_link) + 1];
 	ssize_t len;
 
-	if (fd < 0 || fcntl(fd, F_GETFD) < 0) {
-		errno = EBADF;
-		return -1;
-	}
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	len = readlink(path, target, sizeof(target));
-	if (len < 0)
-		return -1;
-	if ((size_t)len != sizeof(pidfd_link) - 1 ||
+	if (len != sizeof(pidfd_link) - 1 ||
 	    memcmp(target, pidfd_link, (size_t)len) != 0) {
 		errno = EBADF;
 		return -1;
 	}
-	return 0;
+	if (ioctl(fd, PIDFD_DEV_SEND_SIGNAL, NULL) < 0 && errno == EFAULT)
+		return LIBPIDFD_BACKEND_MODULE;
+	return LIBPIDFD_BACKEND_NATIVE;
 }
 
 int libpidfd_pidfd_backend(int pidfd)
 {
-	if (libpidfd_priv_check_is_pidfd(pidfd) < 0)
+	int kernel, module;
+
+	if (pidfd < 0 || fcntl(pidfd, F_GETFD) < 0) {
+		errno = EBADF;
 		return -1;
-	/*
-	 * The module's pidfds read their signal arguments before anything
-	 * else (EFAULT for NULL); the kernel's have no such ioctl (ENOTTY).
-	 * Nothing is sent either way.
-	 */
-	if (ioctl(pidfd, PIDFD_DEV_SEND_SIGNAL, NULL) < 0 && errno == EFAULT)
+	}
+	kernel = kernel_pidfd(pidfd);
+	if (kernel == 1)
+		return LIBPIDFD_BACKEND_NATIVE;
+	module = module_pidfd(pidfd);
+	if (module == 1)
 		return LIBPIDFD_BACKEND_MODULE;
-	return LIBPIDFD_BACKEND_NATIVE;
+	if (kernel == 0 && module == 0) {
+		errno = EBADF;
+		return -1;
+	}
+	return backend_from_proc(pidfd);
 }

@@ -39,9 +39,6 @@ LIBPIDFD_PRIVATE int libpidfd_priv_sys_send_signal(int pidfd, int sig,
 /* PIDFD_DEV_OPEN on the control fd. */
 LIBPIDFD_PRIVATE int libpidfd_priv_module_open(pid_t pid, unsigned int flags);
 
-/* 0 if @fd is an open pidfd of either kind, else -1 with EBADF. */
-LIBPIDFD_PRIVATE int libpidfd_priv_check_is_pidfd(int fd);
-
 /*
  * @pidfd as a pidfd of @kind: the caller's own fd, or a temporary one
  * (PIDFD_SELF_*, or converted) that libpidfd_priv_release() closes.
@@ -69,6 +66,21 @@ LIBPIDFD_PRIVATE int libpidfd_priv_take(int pidfd, bool native_can,
  * @nr in /proc's pid namespace and has not been reaped.
  */
 LIBPIDFD_PRIVATE bool libpidfd_priv_still_holds(int pidfd, int kind, pid_t nr);
+
+/*
+ * procfs.c: the userspace routes. -1 with errno is the answer;
+ * LIBPIDFD_PRIV_UNPROVED means this route cannot prove it here (fdinfo
+ * unreadable, a procfs of another pid namespace) and the module may.
+ */
+#define LIBPIDFD_PRIV_UNPROVED	(-2)
+
+/* The "Pid:" of @fd's fdinfo, through procfs root @procfd or AT_FDCWD. */
+LIBPIDFD_PRIVATE int libpidfd_priv_fdinfo_pid(int procfd, int fd, pid_t *nr);
+/* PIDFD_GET_PROCFD for a kernel pidfd. */
+LIBPIDFD_PRIVATE int libpidfd_priv_procdir_of(int pidfd, int procfd);
+/* PIDFD_DEV_OPEN_PROCDIR, making a kernel pidfd. */
+LIBPIDFD_PRIVATE int libpidfd_priv_pidfd_of_procdir(int dirfd,
+						    unsigned int flags);
 
 /* The kind of pidfd libpidfd_open() makes for @flags, or -1. */
 LIBPIDFD_PRIVATE int libpidfd_priv_open_kind(unsigned int flags);

@@ -52,6 +52,12 @@ int libpidfd_priv_open_kind(unsigned int flags)
 
 int libpidfd_open(pid_t pid, unsigned int flags)
 {
+	/* What the kernel and the module refuse alike, module or no module. */
+	if ((flags & ~(PIDFD_NONBLOCK | PIDFD_THREAD | PIDFD_AUTOKILL)) ||
+	    pid <= 0) {
+		errno = EINVAL;
+		return -1;
+	}
 	switch (libpidfd_priv_open_kind(flags)) {
 	case LIBPIDFD_BACKEND_NATIVE:
 		return libpidfd_priv_sys_pidfd_open(pid, flags);
@@ -62,26 +68,45 @@ int libpidfd_open(pid_t pid, unsigned int flags)
 	}
 }
 
-/* The module proves the directory; its pidfd is converted if need be. */
-int libpidfd_from_procdir(int dirfd, unsigned int flags)
+static int module_from_procdir(int dirfd, unsigned int flags)
 {
 	struct pidfd_open_procdir_args args = {
 		.procdir = dirfd,
 		.flags = flags,
 	};
-	int kind = libpidfd_priv_open_kind(flags);
-	int ctl, fd, native, saved;
+	int ctl = libpidfd_priv_control_fd();
 
-	if (kind < 0)
-		return -1;
-	if (libpidfd_get_backend() == LIBPIDFD_BACKEND_NATIVE) {
-		errno = EOPNOTSUPP;
-		return -1;
-	}
-	ctl = libpidfd_priv_control_fd();
 	if (ctl < 0)
 		return -1;
-	fd = ioctl(ctl, PIDFD_DEV_OPEN_PROCDIR, &args);
+	return ioctl(ctl, PIDFD_DEV_OPEN_PROCDIR, &args);
+}
+
+/*
+ * A kernel pidfd is proved in userspace (procfs.c); the module proves
+ * what that cannot (a procfs of another pid namespace, an fdinfo the
+ * caller may not read), its pidfd converted if a kernel one is wanted.
+ */
+int libpidfd_from_procdir(int dirfd, unsigned int flags)
+{
+	int kind, fd, native, saved;
+
+	if (flags & ~(PIDFD_NONBLOCK | PIDFD_THREAD)) {
+		errno = EINVAL;
+		return -1;
+	}
+	kind = libpidfd_priv_open_kind(flags);
+	if (kind < 0)
+		return -1;
+	if (kind == LIBPIDFD_BACKEND_NATIVE) {
+		fd = libpidfd_priv_pidfd_of_procdir(dirfd, flags);
+		if (fd != LIBPIDFD_PRIV_UNPROVED)
+			return fd;
+		if (libpidfd_get_backend() == LIBPIDFD_BACKEND_NATIVE) {
+			errno = EOPNOTSUPP;
+			return -1;
+		}
+	}
+	fd = module_from_procdir(dirfd, flags);
 	if (fd < 0 || kind == LIBPIDFD_BACKEND_MODULE)
 		return fd;
 	native = libpidfd_to_native(fd);
@@ -113,6 +138,9 @@ int libpidfd_send_signal(int pidfd, int sig, const siginfo_t *info,
 	}
 	route = libpidfd_priv_take(pidfd, native->open &&
 				   (!flags || native->signal_scope), &held);
+	/* Not a pidfd: the kernel's call takes /proc/<pid> directories too. */
+	if (route < 0 && errno == EBADF && native->open)
+		return libpidfd_priv_sys_send_signal(pidfd, sig, info, flags);
 	if (route < 0)
 		return -1;
 	if (route == LIBPIDFD_BACKEND_NATIVE)
@@ -123,21 +151,32 @@ int libpidfd_send_signal(int pidfd, int sig, const siginfo_t *info,
 	return ret;
 }
 
+/* A kernel pidfd in userspace (procfs.c), else the module's ioctl. */
 int libpidfd_get_procfd(int pidfd, int procfd)
 {
-	struct libpidfd_held held;
+	struct libpidfd_held held, module;
 	int route, ret;
 
-	route = libpidfd_priv_take(pidfd, false, &held);
+	route = libpidfd_priv_take(pidfd, true, &held);
 	if (route < 0)
 		return -1;
 	if (route == LIBPIDFD_BACKEND_NATIVE) {
-		/* The kernel has no such call; only the module proves it. */
-		libpidfd_priv_release(&held);
-		errno = EOPNOTSUPP;
-		return -1;
+		ret = libpidfd_priv_procdir_of(held.fd, procfd);
+		if (ret != LIBPIDFD_PRIV_UNPROVED) {
+			libpidfd_priv_release(&held);
+			return ret;
+		}
+		ret = -1;
+		if (libpidfd_get_backend() == LIBPIDFD_BACKEND_NATIVE)
+			errno = EOPNOTSUPP;
+		else if (libpidfd_priv_hold(held.fd, LIBPIDFD_BACKEND_MODULE,
+					    &module) == 0) {
+			ret = ioctl(module.fd, PIDFD_GET_PROCFD, procfd);
+			libpidfd_priv_release(&module);
+		}
+	} else {
+		ret = ioctl(held.fd, PIDFD_GET_PROCFD, procfd);
 	}
-	ret = ioctl(held.fd, PIDFD_GET_PROCFD, procfd);
 	libpidfd_priv_release(&held);
 	return ret;
 }

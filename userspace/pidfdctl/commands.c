@@ -66,18 +66,35 @@ void pidfdctl_say_pidfd(pid_t pid, int pidfd)
 	pidfdctl_warn("%d: %s", (int)pid, kind);
 }
 
-/* Does @pid name a thread that leads no process? */
+/*
+ * Does @pid name a thread that leads no process? Only for the message:
+ * its thread pidfd says, or where none can be had (before 6.9 without
+ * the module), the thread's own /proc/<tid>/status.
+ */
 static bool is_thread_id(pid_t pid)
 {
 	int fd = libpidfd_open(pid, PIDFD_THREAD);
 	struct pidfd_info info = { .mask = PIDFD_INFO_PID };
-	bool thread;
+	char path[64], line[64];
+	bool thread = false;
+	FILE *status;
 
-	if (fd < 0)
+	if (fd >= 0) {
+		thread = libpidfd_get_info(fd, &info, sizeof(info)) == 0 &&
+			 info.pid != info.tgid;
+		close(fd);
+		return thread;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	status = fopen(path, "re");
+	if (!status)
 		return false;
-	thread = libpidfd_get_info(fd, &info, sizeof(info)) == 0 &&
-		 info.pid != info.tgid;
-	close(fd);
+	while (fgets(line, sizeof(line), status))
+		if (strncmp(line, "Tgid:", 5) == 0) {
+			thread = atoi(line + 5) != pid;
+			break;
+		}
+	fclose(status);
 	return thread;
 }
 

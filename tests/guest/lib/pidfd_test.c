@@ -369,6 +369,16 @@ void pt_sync_close(struct pt_sync *s)
 	s->fd[0] = s->fd[1] = -1;
 }
 
+int pt_kernel_tid_open_errno(pid_t tid)
+{
+	int fd;
+
+	errno = 0;
+	fd = (int)syscall(SYS_pidfd_open, tid, 0);
+	ck_assert_msg(fd < 0, "pidfd_open(tid %d, 0) worked", tid);
+	return errno;
+}
+
 void *pt_idle_thread(void *arg)
 {
 	pt_sync_put(arg, pt_gettid());

@@ -91,6 +91,11 @@ pid_t pt_pidfd_pid(int pidfd);
 
 pid_t pt_gettid(void);
 /*
+ * The errno the running kernel's pidfd_open(2) gives for @tid, a thread
+ * other than the leader, without PIDFD_THREAD (EINVAL, ENOENT from 6.15).
+ */
+int pt_kernel_tid_open_errno(pid_t tid);
+/*
  * fork() for tests: the child gets the default action for the signals
  * Check handles (its SIGTERM handler would forward to the whole group)
  * and PR_SET_PDEATHSIG SIGKILL.
