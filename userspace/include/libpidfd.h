@@ -80,8 +80,9 @@ int libpidfd_send_signal(int pidfd, int sig, const siginfo_t *info,
 /*
  * ioctl(pidfd, PIDFD_GET_PROCFD, procfd) of the 2019 patch set: a
  * close-on-exec directory fd for /proc/<pid> in the procfs whose root
- * directory @procfd is, proved to belong to @pidfd's process. Only the
- * module has it: EOPNOTSUPP with the native backend.
+ * directory @procfd is, proved to belong to @pidfd's process: in userspace
+ * for a kernel pidfd, by the module for a module pidfd or where userspace
+ * cannot prove it (EOPNOTSUPP then with the native backend).
  */
 int libpidfd_get_procfd(int pidfd, int procfd);
 
@@ -94,8 +95,9 @@ int libpidfd_open_procdir(int pidfd);
  * directory @dirfd is, of any procfs instance. @flags: 0, PIDFD_NONBLOCK,
  * PIDFD_THREAD. errno: ESRCH (gone, even if its number is in use again, or
  * hidden by hidepid=invisible), EINVAL (not such a directory), EBADF.
- * The module proves the directory (EOPNOTSUPP with the native backend);
- * the pidfd is of the kind libpidfd_open() would make.
+ * Proved in userspace where the pidfd is the kernel's kind, else by the
+ * module (EOPNOTSUPP with the native backend where userspace cannot); the
+ * pidfd is of the kind libpidfd_open() would make.
  */
 int libpidfd_from_procdir(int dirfd, unsigned int flags);
 
