@@ -727,18 +727,13 @@ START_TEST(native_pidfd_everywhere)
 		close(fd);
 	}
 
+	/* Proved in userspace for a kernel pidfd: every backend. */
 	snprintf(path, sizeof(path), "/proc/%d", child);
-	if (backend == LIBPIDFD_BACKEND_NATIVE) {
-		ck_assert_errno(libpidfd_open_procdir(native), EOPNOTSUPP);
-		dirfd = ck_assert_ok(open(path, O_RDONLY | O_DIRECTORY));
-		ck_assert_errno(libpidfd_from_procdir(dirfd, 0), EOPNOTSUPP);
-	} else {
-		dirfd = ck_assert_ok(libpidfd_open_procdir(native));
-		assert_same_file(dirfd, path);
-		fd = ck_assert_ok(libpidfd_from_procdir(dirfd, 0));
-		assert_names(fd, child, expected_kind(0));
-		close(fd);
-	}
+	dirfd = ck_assert_ok(libpidfd_open_procdir(native));
+	assert_same_file(dirfd, path);
+	fd = ck_assert_ok(libpidfd_from_procdir(dirfd, 0));
+	assert_names(fd, child, expected_kind(0));
+	close(fd);
 	close(dirfd);
 	close(native);
 	pt_kill_reap(child);

@@ -68,7 +68,7 @@ END_TEST
 /* ---- the route table ---- */
 
 enum route_id {
-#define ROUTE_ENUM(id, call, major, minor, route) ROUTE_##id,
+#define ROUTE_ENUM(id, call, major, minor, before, route) ROUTE_##id,
 	LIBPIDFD_ROUTES(ROUTE_ENUM)
 #undef ROUTE_ENUM
 	ROUTE_COUNT
@@ -76,9 +76,10 @@ enum route_id {
 
 static const struct route_row {
 	const char *call;
-	int major, minor;
+	int major, minor, before;
 } route_rows[] = {
-#define ROUTE_ROW(id, call, major, minor, route) { call, major, minor },
+#define ROUTE_ROW(id, call, major, minor, before, route) \
+	{ call, major, minor, before },
 	LIBPIDFD_ROUTES(ROUTE_ROW)
 #undef ROUTE_ROW
 };
@@ -263,9 +264,9 @@ START_TEST(route_table_row)
 			      row->call, pt_errname(err), row->major,
 			      row->minor);
 	else
-		ck_assert_msg(err == ENOPKG, "%s: %s, want ENOPKG before %d.%d",
-			      row->call, pt_errname(err), row->major,
-			      row->minor);
+		ck_assert_msg(err == row->before, "%s: %s, want %s before %d.%d",
+			      row->call, pt_errname(err),
+			      pt_errname(row->before), row->major, row->minor);
 }
 END_TEST
 
@@ -430,6 +431,8 @@ static const struct signal_case signal_cases[] = {
 	  false, false },
 	{ "unmapped siginfo", SIGUSR1, 0, true, false },
 	{ "regular file", 0, 0, false, true },
+	{ "regular file, negative signal", -1, 0, false, true },
+	{ "regular file, two scopes", 0, 3, false, true },
 };
 
 START_TEST(send_signal_as_kernel)
@@ -438,8 +441,9 @@ START_TEST(send_signal_as_kernel)
 	siginfo_t *info = c.bad_info ? pt_bad_ptr() : NULL;
 	int fd, kret, kerr, lret, lerr;
 
-	if ((c.flags & (c.flags - 1)) == 0 && c.flags &&
-	    !kernel_since(6, 9))
+	if ((c.flags == PIDFD_SIGNAL_THREAD ||
+	     c.flags == PIDFD_SIGNAL_THREAD_GROUP ||
+	     c.flags == PIDFD_SIGNAL_PROCESS_GROUP) && !kernel_since(6, 9))
 		return;	/* a valid scope before 6.9: the module's */
 	fd = c.not_pidfd ? open("/proc/self/stat", O_RDONLY) :
 			   ck_assert_ok(libpidfd_open(getpid(), 0));

@@ -486,9 +486,13 @@ START_TEST(bad_fds_pass_errno_through)
 		close(fds[0]);
 		close(fds[1]);
 	}
-	/* A negative signal is refused before anything is sent. */
+	/* A negative signal: as the kernel, the fd is checked first. */
 	errno = 0;
 	ck_assert_int_eq(libpidfd_send_signal(0, -1, NULL, 0), -1);
+	ck_assert_int_eq(errno, EBADF);
+	errno = 0;
+	ck_assert_int_eq(libpidfd_send_signal(PIDFD_SELF_THREAD_GROUP, -1,
+					      NULL, 0), -1);
 	ck_assert_int_eq(errno, EINVAL);
 }
 END_TEST

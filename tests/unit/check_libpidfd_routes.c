@@ -6,6 +6,7 @@
  * the table to paste.
  */
 #include <check.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,12 +34,13 @@ static char *render(void)
 	size_t used;
 
 	used = (size_t)snprintf(out, sizeof(out), "%s%s", BEGIN,
-				"| call | without the module, from | route |\n"
-				"|---|---|---|\n");
-#define ROUTE_LINE(id, call, major, minor, route) \
+				"| call | without the module, from | before that | route |\n"
+				"|---|---|---|---|\n");
+#define ROUTE_LINE(id, call, major, minor, before, route) \
 	since_text(since, sizeof(since), major, minor); \
 	used += (size_t)snprintf(out + used, sizeof(out) - used, \
-				 "| `%s` | %s | %s |\n", call, since, route);
+				 "| `%s` | %s | `%s` | %s |\n", call, since, \
+				 #before, route);
 	LIBPIDFD_ROUTES(ROUTE_LINE)
 #undef ROUTE_LINE
 	snprintf(out + used, sizeof(out) - used, "%s", END);

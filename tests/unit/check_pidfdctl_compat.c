@@ -134,7 +134,7 @@ static const struct run_case run_cases[] = {
 	  "sleep 1 & exec sleep 7", 124, 3000 },
 	{ "another signal", { "-s", "USR1", NULL }, "0.2", "sleep 7 & sleep 7",
 	  124, 1000 },
-	{ "--preserve-status", { "--preserve-status", NULL }, "0.2",
+	{ "--preserve-status", { "--preserve-status", NULL }, "0.5",
 	  "sleep 7", 128 + SIGTERM, 1000 },
 	{ "the command's own exit", { NULL }, "5", "exit 3", 3, 200 },
 	{ "the command's own death", { NULL }, "5", "kill -USR1 $$",

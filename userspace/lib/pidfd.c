@@ -116,6 +116,9 @@ int libpidfd_from_procdir(int dirfd, unsigned int flags)
 	return native;
 }
 
+#define SIGNAL_SCOPES (PIDFD_SIGNAL_THREAD | PIDFD_SIGNAL_THREAD_GROUP | \
+		       PIDFD_SIGNAL_PROCESS_GROUP)
+
 int libpidfd_send_signal(int pidfd, int sig, const siginfo_t *info,
 			 unsigned int flags)
 {
@@ -129,10 +132,10 @@ int libpidfd_send_signal(int pidfd, int sig, const siginfo_t *info,
 	int route, ret;
 
 	/*
-	 * A negative signal would become a huge __u32 the module rejects
-	 * with EINVAL anyway; say so here, as the syscall does.
+	 * Flags every kernel refuses, refused first as the kernel does,
+	 * whichever side serves the call: unknown ones, more than one scope.
 	 */
-	if (sig < 0) {
+	if ((flags & ~SIGNAL_SCOPES) || (flags & (flags - 1))) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -143,10 +146,15 @@ int libpidfd_send_signal(int pidfd, int sig, const siginfo_t *info,
 		return libpidfd_priv_sys_send_signal(pidfd, sig, info, flags);
 	if (route < 0)
 		return -1;
-	if (route == LIBPIDFD_BACKEND_NATIVE)
+	if (route == LIBPIDFD_BACKEND_NATIVE) {
 		ret = libpidfd_priv_sys_send_signal(held.fd, sig, info, flags);
-	else
+	} else if (sig < 0) {
+		/* The kernel's "invalid signal", not a huge __u32. */
+		errno = EINVAL;
+		ret = -1;
+	} else {
 		ret = ioctl(held.fd, PIDFD_DEV_SEND_SIGNAL, &args);
+	}
 	libpidfd_priv_release(&held);
 	return ret;
 }
