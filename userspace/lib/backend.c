@@ -128,16 +128,19 @@ static void probe_info(int self)
 		return;
 	native.info = true;
 	/*
-	 * Kernels before PIDFD_INFO_SUPPORTED_MASK (6.19): 6.13's fields,
-	 * COREDUMP if it answered for us (6.16), and maybe EXIT (6.15).
+	 * 6.13's fields always come; COREDUMP if it answered for us (6.16);
+	 * what the kernel says it supports (6.19, whose list is not whole
+	 * before 7.1: seen without PID and EXIT on 6.19 and 7.0); and EXIT
+	 * (6.15) asked of a child where the list does not have it.
 	 */
+	native.info_mask = PIDFD_INFO_PID | PIDFD_INFO_CREDS |
+			   PIDFD_INFO_CGROUPID |
+			   (info.mask & PIDFD_INFO_COREDUMP);
 	if (info.mask & PIDFD_INFO_SUPPORTED_MASK)
-		native.info_mask = info.supported_mask;
-	else
-		native.info_mask = PIDFD_INFO_PID | PIDFD_INFO_CREDS |
-				   PIDFD_INFO_CGROUPID |
-				   (info.mask & PIDFD_INFO_COREDUMP) |
-				   (probe_info_exit() ? PIDFD_INFO_EXIT : 0);
+		native.info_mask |= info.supported_mask |
+				    PIDFD_INFO_SUPPORTED_MASK;
+	if (!(native.info_mask & PIDFD_INFO_EXIT) && probe_info_exit())
+		native.info_mask |= PIDFD_INFO_EXIT;
 }
 
 static void probe_native(void)
