@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/pidfd.h>	/* glibc's, alongside ours: no clash */
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -204,18 +206,6 @@ static pid_t start_exiter(int code, int *go)
 	ck_assert_int_ge(pid, 0);
 	close(p[0]);
 	*go = p[1];
-	return pid;
-}
-
-static pid_t start_sleeper(void)
-{
-	pid_t pid = pt_fork();
-
-	if (pid == 0) {
-		for (;;)
-			pause();
-	}
-	ck_assert_int_ge(pid, 0);
 	return pid;
 }
 
@@ -633,7 +623,7 @@ END_TEST
 /* An unprivileged sender gets EPERM for a root process, as kill(2). */
 START_TEST(signal_unprivileged_eperm)
 {
-	pid_t victim = start_sleeper(), child;
+	pid_t victim = pt_fork_sleeper(), child;
 	int status;
 
 	child = pt_fork();
@@ -671,7 +661,7 @@ START_TEST(procfd)
 	char buf[2048], want[32];
 	int fd, dir, procroot, st, status;
 	ssize_t n;
-	pid_t pid = start_sleeper();
+	pid_t pid = pt_fork_sleeper();
 
 	fd = libpidfd_open(pid, 0);
 	dir = libpidfd_open_procdir(fd);
@@ -708,7 +698,7 @@ END_TEST
 START_TEST(from_procdir_round_trip)
 {
 	int fd, dir, back, status;
-	pid_t pid = start_sleeper();
+	pid_t pid = pt_fork_sleeper();
 
 	fd = libpidfd_open(pid, 0);
 	ck_assert_int_ge(fd, 0);
@@ -736,7 +726,7 @@ START_TEST(get_namespace)
 	struct stat a, b;
 	int fd, ns, status;
 	char path[64];
-	pid_t pid = start_sleeper();
+	pid_t pid = pt_fork_sleeper();
 
 	fd = libpidfd_open(pid, 0);
 	ck_assert_int_ge(fd, 0);
@@ -917,7 +907,7 @@ START_TEST(wait_exit_timing)
 {
 	struct timespec start;
 	int fd, status;
-	pid_t pid = start_sleeper();
+	pid_t pid = pt_fork_sleeper();
 	long ms;
 
 	fd = libpidfd_open(pid, 0);
@@ -984,7 +974,7 @@ END_TEST
 START_TEST(getpid_rules)
 {
 	int fd, fds[2], status;
-	pid_t pid = start_sleeper();
+	pid_t pid = pt_fork_sleeper();
 
 	fd = libpidfd_open(pid, 0);
 	ck_assert_int_eq(libpidfd_getpid(fd), pid);
@@ -1003,6 +993,36 @@ START_TEST(getpid_rules)
 	ck_assert_int_eq(errno, EBADF);
 	close(fds[0]);
 	close(fds[1]);
+}
+END_TEST
+
+/*
+ * A module pidfd needs no /proc: told apart, numbered, signalled and
+ * waited for with /proc unmounted and the process not dumpable (as after
+ * setuid(), when 5.10 refuses its own fdinfo).
+ */
+START_TEST(module_pidfds_need_no_proc)
+{
+	pid_t pid = pt_fork_sleeper();
+	int fd = ck_assert_ok(libpidfd_open(pid, 0));
+	siginfo_t si;
+
+	ck_assert_int_eq(unshare(CLONE_NEWNS), 0);
+	ck_assert_int_eq(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), 0);
+	ck_assert_int_eq(umount2("/proc", MNT_DETACH), 0);
+	ck_assert_int_eq(prctl(PR_SET_DUMPABLE, 0), 0);
+	ck_assert_int_eq(access("/proc/self", F_OK), -1);
+
+	ck_assert_int_eq(libpidfd_pidfd_backend(fd), LIBPIDFD_BACKEND_MODULE);
+	ck_assert_int_eq(libpidfd_getpid(fd), pid);
+	ck_assert_int_eq(libpidfd_send_signal(fd, SIGKILL, NULL, 0), 0);
+	memset(&si, 0, sizeof(si));
+	ck_assert_int_eq(libpidfd_waitid(fd, &si, WEXITED), 0);
+	ck_assert_int_eq(si.si_pid, pid);
+	ck_assert_int_eq(si.si_code, CLD_KILLED);
+	ck_assert_int_eq(si.si_status, SIGKILL);
+	ck_assert_errno(libpidfd_getpid(fd), ESRCH);
+	close(fd);
 }
 END_TEST
 
@@ -1045,6 +1065,7 @@ static Suite *libpidfd_suite(void)
 	tcase_add_test(tc, wait_exit_timing);
 	tcase_add_test(tc, wait_exit_thread);
 	tcase_add_test(tc, getpid_rules);
+	tcase_add_test(tc, module_pidfds_need_no_proc);
 	suite_add_tcase(s, tc);
 	return s;
 }

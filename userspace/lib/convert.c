@@ -6,9 +6,10 @@
  * Neither side can make or recognise the other's pidfds, so the two meet
  * at the pid number, and the proof is the one PIDFD_GET_PROCFD uses:
  *
- *   1. nr = the number of the source's process (its fdinfo "Pid:");
+ *   1. nr = the number of the source's process (libpidfd_getpid());
  *   2. open a pidfd of the other kind for nr;
- *   3. the new pidfd's fdinfo says nr too;
+ *   3. the new pidfd says nr too (skipped for a module source, whose
+ *      number is already in the caller's pid namespace);
  *   4. the source's process still holds nr and has not been reaped.
  *
  * A process keeps its number from fork until it is reaped and never gets
@@ -78,7 +79,12 @@ static int convert(int pidfd, int from, int to)
 		errno = saved;
 		return -1;
 	}
-	check = libpidfd_getpid(fd);
+	/*
+	 * A module pidfd's number comes from the module in the caller's own
+	 * pid namespace, the one pidfd_open(2) counts in: nothing to catch,
+	 * and no /proc needed.
+	 */
+	check = from == LIBPIDFD_BACKEND_MODULE ? nr : libpidfd_getpid(fd);
 	if (check != nr) {
 		saved = check < 0 ? errno : EREMOTE;
 		goto fail;
