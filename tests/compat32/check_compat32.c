@@ -79,6 +79,11 @@ static void test_procfd(void)
 	EXPECT(fstat(dir, &a) == 0 && stat(path, &b) == 0);
 	EXPECT(a.st_ino == b.st_ino && a.st_dev == b.st_dev);
 	EXPECT(ioctl(fd, PIDFD_GET_PROCFD, 9999) == -1 && errno == EBADF);
+	/* PIDFD_DEV_IS_PIDFD takes its fd by value too. */
+	EXPECT(ioctl(dev_fd(), PIDFD_DEV_IS_PIDFD, fd) == 1);
+	EXPECT(ioctl(dev_fd(), PIDFD_DEV_IS_PIDFD, dir) == 0);
+	EXPECT(ioctl(dev_fd(), PIDFD_DEV_IS_PIDFD, 9999) == -1 &&
+	       errno == EBADF);
 }
 
 static void test_info(void)

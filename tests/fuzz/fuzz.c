@@ -457,7 +457,8 @@ static unsigned int random_cmd(void)
 {
 	static const unsigned int ours[] = {
 		PIDFD_DEV_OPEN, PIDFD_DEV_SEND_SIGNAL, PIDFD_GET_PROCFD,
-		PIDFD_DEV_OPEN_PROCDIR, PIDFD_GET_INFO, PIDFD_GET_UTS_NAMESPACE,
+		PIDFD_DEV_OPEN_PROCDIR, PIDFD_DEV_IS_PIDFD, PIDFD_GET_INFO,
+		PIDFD_GET_UTS_NAMESPACE,
 		PIDFD_GET_TIME_FOR_CHILDREN_NAMESPACE,
 	};
 	static const unsigned int magics[] = {
@@ -620,6 +621,8 @@ static bool allowed_errno(enum fd_kind kind, unsigned int cmd, int err)
 		return errno_in(err, procdir_errs);
 	if (kind == FD_PIDFD && cmd == PIDFD_GET_PROCFD)
 		return errno_in(err, procfd_errs);
+	if (kind == FD_DEVICE && cmd == PIDFD_DEV_IS_PIDFD)
+		return err == EBADF;
 	if (kind == FD_PIDFD && same_ioctl(cmd, PIDFD_DEV_SEND_SIGNAL))
 		return errno_in(err, signal_errs);
 	if (kind == FD_PIDFD && same_ioctl(cmd, PIDFD_GET_INFO))
@@ -729,7 +732,8 @@ int main(int argc, char **argv)
 		} else if (returns_fd(t->kind, cmd)) {
 			ok++;
 			check_new_fd((int)ret, cmd);
-		} else if (ret == 0) {
+		} else if (ret == 0 || (t->kind == FD_DEVICE &&
+					cmd == PIDFD_DEV_IS_PIDFD && ret == 1)) {
 			ok++;
 		} else {
 			fail("ioctl(%s, %#x, %#lx) returned %ld", t->what, cmd,

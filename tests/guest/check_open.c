@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <termios.h>
 
 /* A pid number that names no task now. */
@@ -194,6 +195,38 @@ START_TEST(open_esrch_reaped)
 	ck_assert_errno(pt_open(pid, 0), ESRCH);
 	ck_assert_errno(pt_open(pid, PIDFD_THREAD), ESRCH);
 	ck_assert_errno(pt_open(pid, PIDFD_NONBLOCK), ESRCH);
+}
+END_TEST
+
+/* PIDFD_DEV_IS_PIDFD: 1 for the module's pidfds, 0 for any other file. */
+START_TEST(dev_is_pidfd)
+{
+	int own = pt_open_ok(getpid(), 0);
+	int kernel = (int)syscall(SYS_pidfd_open, getpid(), 0);
+	int dir = open("/proc/self", O_RDONLY | O_DIRECTORY);
+	int path = open("/proc/self", O_PATH);
+	int fds[2];
+
+	ck_assert_int_ge(kernel, 0);
+	ck_assert_int_ge(dir, 0);
+	ck_assert_int_ge(path, 0);
+	ck_assert_int_eq(pipe(fds), 0);
+	ck_assert_int_eq(ioctl(pt_dev(), PIDFD_DEV_IS_PIDFD, own), 1);
+	ck_assert_int_eq(ioctl(pt_dev(), PIDFD_DEV_IS_PIDFD, kernel), 0);
+	ck_assert_int_eq(ioctl(pt_dev(), PIDFD_DEV_IS_PIDFD, dir), 0);
+	ck_assert_int_eq(ioctl(pt_dev(), PIDFD_DEV_IS_PIDFD, path), 0);
+	ck_assert_int_eq(ioctl(pt_dev(), PIDFD_DEV_IS_PIDFD, fds[0]), 0);
+	ck_assert_int_eq(ioctl(pt_dev(), PIDFD_DEV_IS_PIDFD, pt_dev()), 0);
+	/* Only on the control device: a pidfd does not know it. */
+	ck_assert_errno(ioctl(own, PIDFD_DEV_IS_PIDFD, own), ENOTTY);
+	close(own);
+	ck_assert_errno(ioctl(pt_dev(), PIDFD_DEV_IS_PIDFD, own), EBADF);
+	ck_assert_errno(ioctl(pt_dev(), PIDFD_DEV_IS_PIDFD, -1), EBADF);
+	close(kernel);
+	close(dir);
+	close(path);
+	close(fds[0]);
+	close(fds[1]);
 }
 END_TEST
 
@@ -394,6 +427,7 @@ static Suite *open_suite(void)
 	tcase_add_test(tc, dev_node);
 	tcase_add_test(tc, dev_unprivileged);
 	tcase_add_test(tc, dev_unknown_ioctl);
+	tcase_add_test(tc, dev_is_pidfd);
 
 	tc = pt_tcase(s, "errors");
 	tcase_add_test(tc, open_efault);

@@ -23,84 +23,10 @@
 #include "diff_backend.h"
 #include "lsm_test.h"
 #include "pidfd_test.h"
+#include "tool_run.h"
 
 #define WAIT_MS 10000
 
-static const char *tool(void)
-{
-	const char *path = getenv("PIDFDCTL");
-
-	return path && *path ? path : "/bin/pidfdctl";
-}
-
-struct run {
-	pid_t pid;
-	int out, err;		/* read ends */
-	char stdout_text[4096], stderr_text[4096];
-	int status;
-	long ms;		/* how long it ran */
-	struct timespec start;
-};
-
-static long elapsed_ms(const struct timespec *since)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (now.tv_sec - since->tv_sec) * 1000 +
-	       (now.tv_nsec - since->tv_nsec) / 1000000;
-}
-
-/* Start pidfdctl with @args (NULL-terminated, without argv[0]). */
-static void start(struct run *r, const char *const *args)
-{
-	const char *argv[32] = { "pidfdctl" };
-	int out[2], err[2];
-
-	for (int i = 0; args[i]; i++)
-		argv[i + 1] = args[i];
-	ck_assert_int_eq(pipe2(out, O_CLOEXEC), 0);
-	ck_assert_int_eq(pipe2(err, O_CLOEXEC), 0);
-	memset(r, 0, sizeof(*r));
-	clock_gettime(CLOCK_MONOTONIC, &r->start);
-	r->pid = pt_fork();
-	if (r->pid == 0) {
-		dup2(out[1], 1);
-		dup2(err[1], 2);
-		execv(tool(), (char **)argv);
-		_exit(99);
-	}
-	ck_assert_int_ge(r->pid, 0);
-	close(out[1]);
-	close(err[1]);
-	r->out = out[0];
-	r->err = err[0];
-}
-
-static void slurp(int fd, char *buf, size_t size)
-{
-	size_t n = 0;
-	ssize_t got;
-
-	while (n < size - 1 && (got = read(fd, buf + n, size - 1 - n)) > 0)
-		n += (size_t)got;
-	buf[n] = '\0';
-	close(fd);
-}
-
-/* Wait for it; return its exit code (fails if it was killed). */
-static int finish(struct run *r)
-{
-	slurp(r->err, r->stderr_text, sizeof(r->stderr_text));
-	slurp(r->out, r->stdout_text, sizeof(r->stdout_text));
-	ck_assert_int_eq(waitpid(r->pid, &r->status, 0), r->pid);
-	r->ms = elapsed_ms(&r->start);
-	ck_assert_msg(WIFEXITED(r->status), "pidfdctl died: 0x%x; stderr: %s",
-		      r->status, r->stderr_text);
-	return WEXITSTATUS(r->status);
-}
-
-#define RUN(r, ...) (start((r), (const char *const[]){ __VA_ARGS__, NULL }), finish(r))
 
 static char *itoa_buf(int n, char *buf)
 {
@@ -163,42 +89,20 @@ static pid_t start_non_child(int code, int sig, int *go, pid_t *mid)
 	return g;
 }
 
-/*
- * Wait until pidfdctl (@holder) has a pidfd for @target open: its fd
- * table shows one whose fdinfo names @target (the library opens pidfds
- * of its own while it probes the kernel).
- */
-static void wait_for_pidfd_in(pid_t holder, pid_t target)
-{
-	struct timespec start;
-	char value[32];
-
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	while (elapsed_ms(&start) < WAIT_MS) {
-		for (int fd = 3; fd < 16; fd++)
-			if (pt_fdinfo_field("/proc", holder, fd, "Pid:", value,
-					    sizeof(value)) == 0 &&
-			    atoi(value) == target)
-				return;
-		usleep(10000);
-	}
-	ck_abort_msg("pidfdctl %d never opened a pidfd for %d", holder, target);
-}
-
 /* ---- wait ---- */
 
 START_TEST(wait_non_child_exit_status)
 {
 	char pidtext[16], want[64];
-	struct run r;
+	struct pt_tool_run r;
 	pid_t g, mid;
 	int go, status;
 
 	g = start_non_child(42, 0, &go, &mid);
-	start(&r, (const char *const[]){ "wait", itoa_buf(g, pidtext), NULL });
-	wait_for_pidfd_in(r.pid, g);
+	pt_tool_start(&r, (const char *const[]){ "wait", itoa_buf(g, pidtext), NULL });
+	pt_tool_wait_holding(r.pid, g);
 	ck_assert_int_eq(write(go, "x", 1), 1);
-	ck_assert_msg(finish(&r) == 0, "stderr: %s", r.stderr_text);
+	ck_assert_msg(pt_tool_finish(&r) == 0, "stderr: %s", r.stderr_text);
 	snprintf(want, sizeof(want), "%d: exited with status 42\n", g);
 	ck_assert_str_eq(r.stdout_text, want);
 	ck_assert_str_eq(r.stderr_text, "");
@@ -218,26 +122,26 @@ START_TEST(verbose_names_the_backend)
 	const char *kernels = "the kernel's pidfd (pidfd_open(2))";
 	const char *modules = "the module's pidfd (/dev/pidfd)";
 	char pidtext[16], want[96];
-	struct run r;
+	struct pt_tool_run r;
 	pid_t g, mid;
 	int go, status;
 
 	itoa_buf(getpid(), pidtext);
-	ck_assert_int_eq(RUN(&r, "kill", "-v", "-s", "0", pidtext), 0);
+	ck_assert_int_eq(PT_TOOL(&r, "kill", "-v", "-s", "0", pidtext), 0);
 	snprintf(want, sizeof(want), "pidfdctl: %s: %s\n", pidtext,
 		 db_features()->supported_exit ? kernels : modules);
 	ck_assert_str_eq(r.stderr_text, want);
-	ck_assert_int_eq(RUN(&r, "kill", "--backend", "module", "-v", "-s", "0",
+	ck_assert_int_eq(PT_TOOL(&r, "kill", "--backend", "module", "-v", "-s", "0",
 			     pidtext), 0);
 	snprintf(want, sizeof(want), "pidfdctl: %s: %s\n", pidtext, modules);
 	ck_assert_str_eq(r.stderr_text, want);
 
 	g = start_non_child(43, 0, &go, &mid);
-	start(&r, (const char *const[]){ "wait", "--backend", "native", "-v",
+	pt_tool_start(&r, (const char *const[]){ "wait", "--backend", "native", "-v",
 					 itoa_buf(g, pidtext), NULL });
-	wait_for_pidfd_in(r.pid, g);
+	pt_tool_wait_holding(r.pid, g);
 	ck_assert_int_eq(write(go, "x", 1), 1);
-	ck_assert_int_eq(finish(&r), 0);
+	ck_assert_int_eq(pt_tool_finish(&r), 0);
 	if (db_features()->info_exit)
 		snprintf(want, sizeof(want), "%d: exited with status 43\n", g);
 	else
@@ -254,15 +158,15 @@ END_TEST
 START_TEST(wait_non_child_killed)
 {
 	char pidtext[16], want[64];
-	struct run r;
+	struct pt_tool_run r;
 	pid_t g, mid;
 	int go, status;
 
 	g = start_non_child(0, SIGKILL, &go, &mid);
-	start(&r, (const char *const[]){ "wait", itoa_buf(g, pidtext), NULL });
-	wait_for_pidfd_in(r.pid, g);
+	pt_tool_start(&r, (const char *const[]){ "wait", itoa_buf(g, pidtext), NULL });
+	pt_tool_wait_holding(r.pid, g);
 	ck_assert_int_eq(write(go, "x", 1), 1);
-	ck_assert_int_eq(finish(&r), 0);
+	ck_assert_int_eq(pt_tool_finish(&r), 0);
 	snprintf(want, sizeof(want), "%d: killed by signal SIGKILL\n", g);
 	ck_assert_str_eq(r.stdout_text, want);
 	waitpid(mid, &status, 0);
@@ -274,17 +178,17 @@ END_TEST
 START_TEST(wait_several_and_unreaped)
 {
 	char p1[16], p2[16], want[64];
-	struct run r;
+	struct pt_tool_run r;
 	pid_t g, mid, z;
 	int go, status;
 
 	g = start_non_child(3, 0, &go, &mid);
 	z = start_sleeper();
-	start(&r, (const char *const[]){ "wait", itoa_buf(g, p1), itoa_buf(z, p2), NULL });
-	wait_for_pidfd_in(r.pid, z);
+	pt_tool_start(&r, (const char *const[]){ "wait", itoa_buf(g, p1), itoa_buf(z, p2), NULL });
+	pt_tool_wait_holding(r.pid, z);
 	ck_assert_int_eq(write(go, "x", 1), 1);
 	kill(z, SIGTERM);	/* a zombie: we do not reap until pidfdctl is done */
-	ck_assert_int_eq(finish(&r), 0);
+	ck_assert_int_eq(pt_tool_finish(&r), 0);
 	snprintf(want, sizeof(want), "%d: exited with status 3\n", g);
 	ck_assert_msg(strstr(r.stdout_text, want), "%s", r.stdout_text);
 	snprintf(want, sizeof(want), "%d: exited (status unavailable)\n", z);
@@ -298,11 +202,11 @@ END_TEST
 START_TEST(wait_timeout_and_missing)
 {
 	char pidtext[16];
-	struct run r;
+	struct pt_tool_run r;
 	pid_t s = start_sleeper(), gone;
 	int status;
 
-	ck_assert_int_eq(RUN(&r, "wait", "--timeout", "0.3", itoa_buf(s, pidtext)), 3);
+	ck_assert_int_eq(PT_TOOL(&r, "wait", "--timeout", "0.3", itoa_buf(s, pidtext)), 3);
 	ck_assert_msg(r.ms >= 300 && r.ms < 5000, "ran %ld ms", r.ms);
 	ck_assert(strstr(r.stderr_text, "pidfdctl: timeout expired"));
 	ck_assert_str_eq(r.stdout_text, "");
@@ -313,10 +217,10 @@ START_TEST(wait_timeout_and_missing)
 	if (gone == 0)
 		_exit(0);
 	waitpid(gone, &status, 0);
-	ck_assert_int_eq(RUN(&r, "wait", itoa_buf(gone, pidtext)), 1);
+	ck_assert_int_eq(PT_TOOL(&r, "wait", itoa_buf(gone, pidtext)), 1);
 	ck_assert_msg(strstr(r.stderr_text, "pidfdctl: cannot wait for"), "%s", r.stderr_text);
 	ck_assert(strstr(r.stderr_text, strerror(ESRCH)));
-	ck_assert_int_eq(RUN(&r, "wait", "--exited", pidtext), 0);
+	ck_assert_int_eq(PT_TOOL(&r, "wait", "--exited", pidtext), 0);
 	ck_assert_str_eq(r.stdout_text, "");
 }
 END_TEST
@@ -441,26 +345,26 @@ START_TEST(kill_default_and_value)
 	char pidtext[16];
 	struct catcher c;
 	struct sigrec rec;
-	struct run r;
+	struct pt_tool_run r;
 
 	start_catcher(&c);
 	itoa_buf(c.pid, pidtext);
 
-	ck_assert_int_eq(RUN(&r, "kill", pidtext), 0);
+	ck_assert_int_eq(PT_TOOL(&r, "kill", pidtext), 0);
 	rec = next_record(&c);
 	ck_assert_int_eq(rec.signo, SIGTERM);
 	ck_assert_int_eq(rec.code, SI_USER);
 	ck_assert_int_eq(rec.sender, r.pid);	/* from pidfdctl itself */
 	ck_assert_int_eq(rec.receiver_pid, c.pid);
 
-	ck_assert_int_eq(RUN(&r, "kill", "-s", "USR1", "--value", "77", pidtext), 0);
+	ck_assert_int_eq(PT_TOOL(&r, "kill", "-s", "USR1", "--value", "77", pidtext), 0);
 	rec = next_record(&c);
 	ck_assert_int_eq(rec.signo, SIGUSR1);
 	ck_assert_int_eq(rec.code, SI_QUEUE);
 	ck_assert_int_eq(rec.value, 77);
 	ck_assert_int_eq(rec.sender, r.pid);
 
-	ck_assert_int_eq(RUN(&r, "kill", "-s", "0", pidtext), 0);
+	ck_assert_int_eq(PT_TOOL(&r, "kill", "-s", "0", pidtext), 0);
 	ck_assert(quiet_for(&c, 200));
 	stop_catcher(&c);
 }
@@ -471,7 +375,7 @@ START_TEST(kill_each_scope)
 	char pidtext[16], tidtext[16], membertext[16];
 	struct sigrec a, b;
 	struct catcher c;
-	struct run r;
+	struct pt_tool_run r;
 
 	start_catcher(&c);
 	itoa_buf(c.pid, pidtext);
@@ -479,7 +383,7 @@ START_TEST(kill_each_scope)
 	itoa_buf(c.member, membertext);
 
 	/* --thread on the second thread's TID: that thread, SI_TKILL. */
-	ck_assert_int_eq(RUN(&r, "kill", "-s", "USR2", "--thread", tidtext), 0);
+	ck_assert_int_eq(PT_TOOL(&r, "kill", "-s", "USR2", "--thread", tidtext), 0);
 	a = next_record(&c);
 	ck_assert_int_eq(a.signo, SIGUSR2);
 	ck_assert_int_eq(a.receiver_tid, c.thread);
@@ -487,20 +391,20 @@ START_TEST(kill_each_scope)
 	ck_assert(quiet_for(&c, 200));
 
 	/* --thread on the leader's PID: the main thread only. */
-	ck_assert_int_eq(RUN(&r, "kill", "-s", "USR2", "--thread", pidtext), 0);
+	ck_assert_int_eq(PT_TOOL(&r, "kill", "-s", "USR2", "--thread", pidtext), 0);
 	a = next_record(&c);
 	ck_assert_int_eq(a.receiver_tid, c.pid);
 	ck_assert_int_eq(a.code, SI_TKILL);
 
 	/* --thread-group: the process, once, SI_USER. */
-	ck_assert_int_eq(RUN(&r, "kill", "-s", "USR1", "--thread-group", pidtext), 0);
+	ck_assert_int_eq(PT_TOOL(&r, "kill", "-s", "USR1", "--thread-group", pidtext), 0);
 	a = next_record(&c);
 	ck_assert_int_eq(a.receiver_pid, c.pid);
 	ck_assert_int_eq(a.code, SI_USER);
 	ck_assert(quiet_for(&c, 200));
 
 	/* --process-group: leader and member. */
-	ck_assert_int_eq(RUN(&r, "kill", "-s", "USR1", "--process-group", pidtext), 0);
+	ck_assert_int_eq(PT_TOOL(&r, "kill", "-s", "USR1", "--process-group", pidtext), 0);
 	a = next_record(&c);
 	b = next_record(&c);
 	ck_assert((a.receiver_pid == c.pid && b.receiver_pid == c.member) ||
@@ -508,7 +412,7 @@ START_TEST(kill_each_scope)
 	ck_assert(quiet_for(&c, 200));
 
 	/* The member leads no group: ESRCH, exit 1, message on stderr. */
-	ck_assert_int_eq(RUN(&r, "kill", "-s", "USR1", "--process-group", membertext), 1);
+	ck_assert_int_eq(PT_TOOL(&r, "kill", "-s", "USR1", "--process-group", membertext), 1);
 	ck_assert_msg(strstr(r.stderr_text, "pidfdctl: sending SIGUSR1 to process group"),
 		      "%s", r.stderr_text);
 	ck_assert_msg(strstr(r.stderr_text, "leads no process group"), "%s",
@@ -532,7 +436,7 @@ START_TEST(kill_unprivileged_eperm)
 		dup2(devnull, 2);
 		if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
 			_exit(10);
-		execl(tool(), "pidfdctl", "kill", "-s", "KILL", pidtext, (char *)NULL);
+		execl(pt_tool_path(), "pidfdctl", "kill", "-s", "KILL", pidtext, (char *)NULL);
 		_exit(99);
 	}
 	waitpid(child, &status, 0);
@@ -551,7 +455,7 @@ START_TEST(info_and_status)
 	char pidtext[16], want[96], link[64], path[64];
 	pid_t s = start_sleeper();
 	unsigned long long uts_ino;
-	struct run r;
+	struct pt_tool_run r;
 	int status;
 	ssize_t n;
 
@@ -562,7 +466,7 @@ START_TEST(info_and_status)
 	ck_assert_msg(n > 0, "readlink %s: %m", path);
 	link[n] = '\0';
 	ck_assert_int_eq(sscanf(link, "uts:[%llu]", &uts_ino), 1);
-	ck_assert_int_eq(RUN(&r, "info", "--json", pidtext), 0);
+	ck_assert_int_eq(PT_TOOL(&r, "info", "--json", pidtext), 0);
 	snprintf(want, sizeof(want), "\"pid\": %d,", s);
 	ck_assert_msg(strstr(r.stdout_text, want), "%s", r.stdout_text);
 	snprintf(want, sizeof(want), "\"ppid\": %d,", getpid());
@@ -573,20 +477,20 @@ START_TEST(info_and_status)
 	ck_assert_msg(strstr(r.stdout_text, want), "%s", r.stdout_text);
 	ck_assert(r.stdout_text[0] == '{' && strstr(r.stdout_text, "}}\n"));
 
-	ck_assert_int_eq(RUN(&r, "info", pidtext), 0);
+	ck_assert_int_eq(PT_TOOL(&r, "info", pidtext), 0);
 	snprintf(want, sizeof(want), "pid:      %d\n", s);
 	ck_assert_msg(strstr(r.stdout_text, want), "%s", r.stdout_text);
 	snprintf(want, sizeof(want), " %s", link);
 	ck_assert_msg(strstr(r.stdout_text, want), "%s", r.stdout_text);
 
-	ck_assert_int_eq(RUN(&r, "status", pidtext), 0);
+	ck_assert_int_eq(PT_TOOL(&r, "status", pidtext), 0);
 	snprintf(want, sizeof(want), "\nPid:\t%d\n", s);
 	ck_assert_msg(strstr(r.stdout_text, want), "%s", r.stdout_text);
 	ck_assert(strncmp(r.stdout_text, "Name:\t", 6) == 0);
 
 	kill(s, SIGKILL);
 	waitpid(s, &status, 0);
-	ck_assert_int_eq(RUN(&r, "status", pidtext), 1);
+	ck_assert_int_eq(PT_TOOL(&r, "status", pidtext), 1);
 	ck_assert(strstr(r.stderr_text, "pidfdctl: cannot open a pidfd for"));
 }
 END_TEST
@@ -595,52 +499,52 @@ END_TEST
 
 START_TEST(run_exit_codes)
 {
-	struct run r;
+	struct pt_tool_run r;
 
-	ck_assert_int_eq(RUN(&r, "run", "--", "/bin/sh", "-c", "exit 3"), 3);
-	ck_assert_int_eq(RUN(&r, "run", "/bin/sh", "-c", "echo out; echo err >&2"), 0);
+	ck_assert_int_eq(PT_TOOL(&r, "run", "--", "/bin/sh", "-c", "exit 3"), 3);
+	ck_assert_int_eq(PT_TOOL(&r, "run", "/bin/sh", "-c", "echo out; echo err >&2"), 0);
 	ck_assert_str_eq(r.stdout_text, "out\n");
 	ck_assert_str_eq(r.stderr_text, "err\n");
-	ck_assert_int_eq(RUN(&r, "run", "--", "/bin/sh", "-c", "kill -USR1 $$"), 128 + SIGUSR1);
-	ck_assert_int_eq(RUN(&r, "run", "--", "/nonexistent/cmd"), 127);
+	ck_assert_int_eq(PT_TOOL(&r, "run", "--", "/bin/sh", "-c", "kill -USR1 $$"), 128 + SIGUSR1);
+	ck_assert_int_eq(PT_TOOL(&r, "run", "--", "/nonexistent/cmd"), 127);
 	ck_assert(strstr(r.stderr_text, "pidfdctl: failed to run command '/nonexistent/cmd'"));
-	ck_assert_int_eq(RUN(&r, "run", "--", "/tmp"), 126);
-	ck_assert_int_eq(RUN(&r, "run", "--timeout", "5", "--", "/bin/sh", "-c", "exit 0"), 0);
+	ck_assert_int_eq(PT_TOOL(&r, "run", "--", "/tmp"), 126);
+	ck_assert_int_eq(PT_TOOL(&r, "run", "--timeout", "5", "--", "/bin/sh", "-c", "exit 0"), 0);
 	ck_assert_msg(r.ms < 4000, "ran %ld ms", r.ms);
 }
 END_TEST
 
 START_TEST(run_timeout)
 {
-	struct run r;
+	struct pt_tool_run r;
 
-	ck_assert_int_eq(RUN(&r, "run", "--timeout", "0.5", "--", "/bin/sleep", "30"), 124);
+	ck_assert_int_eq(PT_TOOL(&r, "run", "--timeout", "0.5", "--", "/bin/sleep", "30"), 124);
 	ck_assert_msg(r.ms >= 500 && r.ms < 5000, "ran %ld ms", r.ms);
 
-	ck_assert_int_eq(RUN(&r, "run", "--timeout", "0.3", "--preserve-status", "--",
+	ck_assert_int_eq(PT_TOOL(&r, "run", "--timeout", "0.3", "--preserve-status", "--",
 			     "/bin/sleep", "30"), 128 + SIGTERM);
-	ck_assert_int_eq(RUN(&r, "run", "-s", "INT", "--timeout", "0.3",
+	ck_assert_int_eq(PT_TOOL(&r, "run", "-s", "INT", "--timeout", "0.3",
 			     "--preserve-status", "/bin/sleep", "30"), 128 + SIGINT);
 
 	/* TERM ignored: KILL follows after --kill-after. */
-	ck_assert_int_eq(RUN(&r, "run", "--timeout", "0.3", "--kill-after", "0.4",
+	ck_assert_int_eq(PT_TOOL(&r, "run", "--timeout", "0.3", "--kill-after", "0.4",
 			     "--preserve-status", "--", "/bin/sh", "-c",
 			     "trap '' TERM; exec /bin/sleep 30"), 128 + SIGKILL);
 	ck_assert_msg(r.ms >= 700 && r.ms < 6000, "ran %ld ms", r.ms);
 	/* As timeout(1): a KILL after the timeout shows, not 124. */
-	ck_assert_int_eq(RUN(&r, "run", "--timeout", "0.3", "--kill-after", "0.3", "--",
+	ck_assert_int_eq(PT_TOOL(&r, "run", "--timeout", "0.3", "--kill-after", "0.3", "--",
 			     "/bin/sh", "-c", "trap '' TERM; exec /bin/sleep 30"),
 			 128 + SIGKILL);
 }
 END_TEST
 
 /* Start "run" whose CMD prints "ready" first, and wait for that line. */
-static void start_ready(struct run *r, const char *script)
+static void start_ready(struct pt_tool_run *r, const char *script)
 {
 	char line[16];
 	ssize_t n;
 
-	start(r, (const char *const[]){ "run", "--", "/bin/sh", "-c", script, NULL });
+	pt_tool_start(r, (const char *const[]){ "run", "--", "/bin/sh", "-c", script, NULL });
 	n = read(r->out, line, 6);
 	ck_assert_int_eq(n, 6);
 	ck_assert(!memcmp(line, "ready\n", 6));
@@ -648,33 +552,33 @@ static void start_ready(struct run *r, const char *script)
 
 START_TEST(run_forwards_signals)
 {
-	struct run r;
+	struct pt_tool_run r;
 
 	/* SIGTERM to pidfdctl reaches CMD, whose trap decides the status. */
 	start_ready(&r, "trap 'exit 42' TERM; echo ready; while :; do sleep 0.05; done");
 	ck_assert_int_eq(kill(r.pid, SIGTERM), 0);
-	ck_assert_int_eq(finish(&r), 42);
+	ck_assert_int_eq(pt_tool_finish(&r), 42);
 
 	/* SIGINT likewise; CMD dies of it: 128 + SIGINT. */
 	start_ready(&r, "echo ready; exec /bin/sleep 30");
 	ck_assert_int_eq(kill(r.pid, SIGINT), 0);
-	ck_assert_int_eq(finish(&r), 128 + SIGINT);
+	ck_assert_int_eq(pt_tool_finish(&r), 128 + SIGINT);
 	ck_assert_msg(r.ms < 5000, "ran %ld ms", r.ms);
 
 	/* pidfdctl itself survived both: it exited normally (finish checks). */
 	start_ready(&r, "trap 'exit 5' HUP; echo ready; while :; do sleep 0.05; done");
 	ck_assert_int_eq(kill(r.pid, SIGHUP), 0);
-	ck_assert_int_eq(finish(&r), 5);
+	ck_assert_int_eq(pt_tool_finish(&r), 5);
 }
 END_TEST
 
 /* ---- doctor ---- */
 
 /* "doctor" with signal_lsm_trust set to @trust ("" for none). */
-static void doctor_with_trust(struct run *r, const char *trust)
+static void doctor_with_trust(struct pt_tool_run *r, const char *trust)
 {
 	ck_assert_int_eq(lt_write_trust(trust), 0);
-	ck_assert_int_eq(RUN(r, "doctor"), 0);
+	ck_assert_int_eq(PT_TOOL(r, "doctor"), 0);
 }
 
 /*
@@ -685,7 +589,7 @@ static void doctor_with_trust(struct run *r, const char *trust)
 START_TEST(doctor_says_what_is_here)
 {
 	char saved[128], lsms[128], want[192];
-	struct run r;
+	struct pt_tool_run r;
 
 	ck_assert_int_eq(pt_read_text(LT_TRUST_PARAM, saved, sizeof(saved)), 0);
 	ck_assert_int_eq(pt_read_text(LT_LSMS_PARAM,
@@ -755,8 +659,8 @@ int main(void)
 	SRunner *sr = srunner_create(pidfdctl_suite());
 	int failed;
 
-	if (access(tool(), X_OK) != 0) {
-		fprintf(stderr, "pidfdctl not found at %s (set PIDFDCTL)\n", tool());
+	if (access(pt_tool_path(), X_OK) != 0) {
+		fprintf(stderr, "pidfdctl not found at %s (set PIDFDCTL)\n", pt_tool_path());
 		return EXIT_FAILURE;
 	}
 	srunner_run_all(sr, CK_NORMAL);

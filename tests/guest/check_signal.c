@@ -257,8 +257,12 @@ END_TEST
 
 START_TEST(scope_default_tid_without_thread_flag)
 {
-	/* A thread ID opened without PIDFD_THREAD: still the process. */
-	scope_case(true, 0, 0, SHARED);
+	struct target t;
+
+	/* A thread ID needs PIDFD_THREAD, as pidfd_open(2). */
+	target_start(&t, &idle_target);
+	ck_assert_errno(pt_open(t.worker, 0), pt_kernel_tid_open_errno(t.worker));
+	target_stop(&t);
 }
 END_TEST
 
@@ -278,8 +282,7 @@ START_TEST(scope_flag_thread)
 {
 	ck_assert_int_eq(PIDFD_SIGNAL_TID, PIDFD_SIGNAL_THREAD);
 	scope_case(false, 0, PIDFD_SIGNAL_THREAD, LEADER);
-	scope_case(true, 0, PIDFD_SIGNAL_THREAD, WORKER);
-	scope_case(true, 0, PIDFD_SIGNAL_TID, WORKER);
+	scope_case(true, PIDFD_THREAD, PIDFD_SIGNAL_TID, WORKER);
 	scope_case(true, PIDFD_THREAD, PIDFD_SIGNAL_THREAD, WORKER);
 }
 END_TEST
@@ -287,7 +290,6 @@ END_TEST
 START_TEST(scope_flag_thread_group)
 {
 	scope_case(true, PIDFD_THREAD, PIDFD_SIGNAL_THREAD_GROUP, SHARED);
-	scope_case(true, 0, PIDFD_SIGNAL_THREAD_GROUP, SHARED);
 	scope_case(false, PIDFD_THREAD, PIDFD_SIGNAL_THREAD_GROUP, SHARED);
 	scope_case(false, 0, PIDFD_SIGNAL_THREAD_GROUP, SHARED);
 }

@@ -307,7 +307,7 @@ static void child_main(struct child_plan *plan)
 enum fd_kind {
 	FD_PROCESS,		/* the process (flags 0 or NONBLOCK) */
 	FD_LEADER_THREAD,	/* PIDFD_THREAD on the leader */
-	FD_TID,			/* a non-leader thread, either flags */
+	FD_TID,			/* a non-leader thread, PIDFD_THREAD */
 };
 
 struct life_fd {
@@ -375,6 +375,12 @@ static bool life_result(struct life *l, int ret, int err, bool esrch_ok,
 		stat_add(&stats.ok);
 		return true;
 	}
+	/* Gone: freed (ESRCH), or reaped while its number lives on. */
+	if ((err == ESRCH || err == pt_reaped_open_errno()) && esrch_ok &&
+	    !strcmp(what, "OPEN(tid)")) {
+		stat_add(&stats.esrch);
+		return false;
+	}
 	if (err == ESRCH && esrch_ok) {
 		stat_add(&stats.esrch);
 		return false;
@@ -406,7 +412,8 @@ static void life_open_tids(struct life *l)
 	struct tid_record rec;
 
 	while (read(l->report_rd, &rec, sizeof(rec)) == sizeof(rec)) {
-		unsigned int flags = rnd_below(&l->w->rng, 2) ? PIDFD_THREAD : 0;
+		unsigned int flags = PIDFD_THREAD |
+			(rnd_below(&l->w->rng, 2) ? PIDFD_NONBLOCK : 0);
 		struct life_fd f = { -1, FD_TID, rec.tid, rec.code, rec.execs };
 		int fd;
 

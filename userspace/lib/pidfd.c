@@ -261,8 +261,14 @@ int libpidfd_get_info(int pidfd, struct pidfd_info *info, size_t size)
 	if (native->info && (INFO_ON_REQUEST & ~native->info_mask) &&
 	    read_own_memory(&wanted, info, sizeof(wanted)) == 0)
 		wanted &= INFO_ON_REQUEST;
+	/*
+	 * The module answers what this kernel cannot (an exit it recorded);
+	 * without the module the kernel answers what it has, as its own
+	 * call would (bits it does not know are left out of the mask).
+	 */
 	if (libpidfd_priv_take(pidfd, native->info &&
-			       !(wanted & ~native->info_mask), &held) < 0)
+			       (!(wanted & ~native->info_mask) ||
+				libpidfd_probe() < 0), &held) < 0)
 		return -1;
 	/*
 	 * PIDFD_GET_INFO with the caller's size in the command number: the

@@ -15,6 +15,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -377,6 +378,21 @@ int pt_kernel_tid_open_errno(pid_t tid)
 	fd = (int)syscall(SYS_pidfd_open, tid, 0);
 	ck_assert_msg(fd < 0, "pidfd_open(tid %d, 0) worked", tid);
 	return errno;
+}
+
+bool pt_kernel_at_least(int major, int minor)
+{
+	struct utsname u;
+	int ma = 0, mi = 0;
+
+	ck_assert_int_eq(uname(&u), 0);
+	ck_assert_int_eq(sscanf(u.release, "%d.%d", &ma, &mi), 2);
+	return ma > major || (ma == major && mi >= minor);
+}
+
+int pt_reaped_open_errno(void)
+{
+	return pt_kernel_at_least(6, 15) ? ESRCH : EINVAL;
 }
 
 void *pt_idle_thread(void *arg)

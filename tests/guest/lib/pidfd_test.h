@@ -95,6 +95,13 @@ pid_t pt_gettid(void);
  * other than the leader, without PIDFD_THREAD (EINVAL, ENOENT from 6.15).
  */
 int pt_kernel_tid_open_errno(pid_t tid);
+/* Is the running kernel @major.@minor or newer? */
+bool pt_kernel_at_least(int major, int minor);
+/*
+ * What pidfd_open(2), and so PIDFD_DEV_OPEN, says for a number that is
+ * still allocated but whose task is reaped: EINVAL, ESRCH from 6.15.
+ */
+int pt_reaped_open_errno(void);
 /*
  * fork() for tests: the child gets the default action for the signals
  * Check handles (its SIGTERM handler would forward to the whole group)

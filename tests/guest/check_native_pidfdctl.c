@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * pidfdctl on the kernel's own pidfds, without the module (run before it
+ * is loaded, on every kernel of the matrix): each command works where the
+ * kernel has what it needs, and says the module is needed (exit code 2)
+ * where it has not.
+ */
+#include <check.h>
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "pidfd_test.h"
+#include "tool_run.h"
+
+static bool kernel_since(int major, int minor)
+{
+	struct utsname u;
+	int ma = 0, mi = 0;
+
+	ck_assert_int_eq(uname(&u), 0);
+	ck_assert_int_eq(sscanf(u.release, "%d.%d", &ma, &mi), 2);
+	return ma * 1000 + mi >= major * 1000 + minor;
+}
+
+static void assert_needs_module(const struct pt_tool_run *r)
+{
+	ck_assert_msg(strstr(r->stderr_text, "modprobe pidfd"), "stderr: %s",
+		      r->stderr_text);
+}
+
+START_TEST(info_from_6_13)
+{
+	pid_t child = pt_fork_sleeper();
+	struct pt_tool_run r;
+	char pid[16], line[48];
+
+	snprintf(pid, sizeof(pid), "%d", child);
+	if (kernel_since(6, 13)) {
+		ck_assert_int_eq(PT_TOOL(&r, "info", pid), 0);
+		snprintf(line, sizeof(line), "pid:      %d\n", child);
+		ck_assert_msg(strstr(r.stdout_text, line), "%s", r.stdout_text);
+		snprintf(line, sizeof(line), "ppid:     %d\n", getpid());
+		ck_assert_msg(strstr(r.stdout_text, line), "%s", r.stdout_text);
+	} else {
+		ck_assert_int_eq(PT_TOOL(&r, "info", pid), 2);
+		assert_needs_module(&r);
+	}
+	pt_kill_reap(child);
+}
+END_TEST
+
+START_TEST(status_everywhere)
+{
+	pid_t child = pt_fork_sleeper();
+	struct pt_tool_run r;
+	char pid[16], line[32];
+
+	snprintf(pid, sizeof(pid), "%d", child);
+	ck_assert_int_eq(PT_TOOL(&r, "status", pid), 0);
+	snprintf(line, sizeof(line), "\nPid:\t%d\n", child);
+	ck_assert_msg(strstr(r.stdout_text, line), "%s", r.stdout_text);
+	pt_kill_reap(child);
+	ck_assert_int_eq(PT_TOOL(&r, "status", pid), 1);
+}
+END_TEST
+
+/* A process that is not pidfdctl's child: its status once we reap it. */
+START_TEST(wait_non_child)
+{
+	pid_t child = pt_fork_sleeper();
+	struct pt_tool_run r;
+	char pid[16], line[64];
+
+	snprintf(pid, sizeof(pid), "%d", child);
+	pt_tool_start(&r, (const char *const[]){ "wait", pid, NULL });
+	pt_tool_wait_holding(r.pid, child);
+	ck_assert_int_eq(kill(child, SIGTERM), 0);
+	ck_assert_int_eq(pt_reap(child), 128 + SIGTERM);
+	ck_assert_int_eq(pt_tool_finish(&r), 0);
+	if (kernel_since(6, 15))
+		snprintf(line, sizeof(line), "%d: killed by signal SIGTERM\n",
+			 child);
+	else
+		snprintf(line, sizeof(line), "%d: exited (status unavailable)\n",
+			 child);
+	ck_assert_str_eq(r.stdout_text, line);
+}
+END_TEST
+
+START_TEST(kill_thread_id)
+{
+	struct pt_sync ready;
+	struct pt_tool_run r;
+	pthread_t thread;
+	char tid[16];
+
+	pt_sync_init(&ready);
+	ck_assert_int_eq(pthread_create(&thread, NULL, pt_idle_thread, &ready),
+			 0);
+	snprintf(tid, sizeof(tid), "%d", pt_sync_get(&ready, 10000));
+	pt_sync_close(&ready);
+	/* One rule everywhere: a thread ID is not a process. */
+	ck_assert_int_eq(PT_TOOL(&r, "kill", "-s", "0", tid), 1);
+	ck_assert_msg(strstr(r.stderr_text, " is a thread, not a process"),
+		      "%s", r.stderr_text);
+	if (kernel_since(6, 9)) {
+		ck_assert_int_eq(PT_TOOL(&r, "kill", "-s", "0", "--thread", tid),
+				 0);
+	} else {
+		ck_assert_int_eq(PT_TOOL(&r, "kill", "-s", "0", "--thread", tid),
+				 2);
+		assert_needs_module(&r);
+	}
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("native_pidfdctl");
+	TCase *tc = pt_tcase(s, "commands");
+
+	tcase_add_test(tc, info_from_6_13);
+	tcase_add_test(tc, status_everywhere);
+	tcase_add_test(tc, wait_non_child);
+	tcase_add_test(tc, kill_thread_id);
+	return pt_main(s);
+}
