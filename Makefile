@@ -4,6 +4,7 @@
 #   make module          the module; KERNELRELEASE= or KDIR= choose the kernel
 #   make userspace       libpidfd, pidfdctl
 #   make check           host unit tests, then the VM suites (KERNELS="6.1")
+#   make check-matrix    the VM suites on Debian 13's kernels (vm/matrix debian13)
 #   make check-harness   self-test of the VM harness (it must catch failures)
 #   make demo            boot a VM with the module and run the demo
 #   make guest           the static programs that run inside the test VM
@@ -14,7 +15,11 @@
 # qemu-system-aarch64.
 
 VERSION := $(shell cat VERSION)
+# Kernel series for the VM runs, each SERIES or SERIES:SET (vm/check: all,
+# smoke or native suites).
 KERNELS ?= 6.1
+# The first kernel's series, for the runs that take one.
+FIRST_KERNEL = $(firstword $(subst :, ,$(firstword $(KERNELS))))
 KERNELRELEASE ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KERNELRELEASE)/build
 
@@ -79,7 +84,7 @@ GUEST_PROGS := $(if $(wildcard examples/demo.c),$(GUEST)/pidfd-demo) \
 DEBUG_TESTS := $(patsubst tests/debug/%.c,$(BUILD)/debug/%,$(wildcard tests/debug/check_*.c))
 HARNESS_PROGS := $(patsubst tests/harness/%.c,$(BUILD)/harness/%,$(wildcard tests/harness/check_*.c))
 
-.PHONY: bench check-bench all module userspace check check-unit check-vm check-debug check-dkms check-packages check-harness demo clean guest lint
+.PHONY: bench check-bench all module userspace check check-unit check-vm check-matrix check-debug check-dkms check-packages check-harness demo clean guest lint
 # A machine without the kernel's headers still gets libpidfd and pidfdctl
 # from `make` and `make install` (kernels with native pidfds need no
 # module); `make module` and `make install-module` say what is missing.
@@ -148,7 +153,7 @@ bench: $(GUEST)/bench_pidfd
 	bench/run $(BENCH_KERNELS)
 
 check-bench: $(GUEST)/bench_pidfd
-	bench/run --short $(firstword $(KERNELS))
+	bench/run --short $(FIRST_KERNEL)
 
 # 32-bit callers go through compat_ioctl. Check has no i386 or armhf build
 # here, so this suite has its own small runner.
@@ -209,6 +214,15 @@ check-vm: guest
 
 check: check-unit check-vm check-bench
 
+# Debian 13's kernels, resolved now (vm/matrix debian13; docs/testing.md):
+# trixie's 6.12 and the newest trixie-backports series with headers with
+# every suite, the other series with headers the smoke set, the images
+# only the native suites. MATRIX_KERNELS="..." names others.
+MATRIX_KERNELS ?=
+check-matrix: guest
+	@set -e; k="$(MATRIX_KERNELS)"; [ -n "$$k" ] || k=$$(vm/matrix debian13); \
+	echo "vm/check $$k"; vm/check $$k
+
 # Every guest suite, the fuzzer and the fault injection under the debug
 # kernel (KASAN, lockdep, kmemleak...: vm/build-debug-kernel, built once);
 # the concurrency stress runs its long version there.
@@ -235,7 +249,7 @@ check-packages: guest
 	PIDFD_VM_MODULE_SOURCE=deb vm/check 6.1
 
 check-harness: $(HARNESS_PROGS)
-	tests/harness/selftest $(firstword $(KERNELS))
+	tests/harness/selftest $(FIRST_KERNEL)
 
 SCRIPTS := $(filter-out vm/lib.sh vm/%.config,$(wildcard vm/*)) vm/lib.sh $(wildcard .ci/*) bench/run \
 	tests/harness/selftest $(wildcard tests/harness/init-*)
@@ -247,7 +261,7 @@ lint:
 
 demo: guest
 	@test -f examples/demo.c || { echo "make demo: examples/demo.c does not exist yet" >&2; exit 1; }
-	vm/demo $(firstword $(KERNELS))
+	vm/demo $(FIRST_KERNEL)
 
 clean:
 	rm -rf $(BUILD)
