@@ -74,11 +74,20 @@ static int autokill_allowed(struct pid *pid)
  */
 static int pidfd_open_allowed(struct pid *pid, unsigned int flags)
 {
+	int err = 0;
+
+	/*
+	 * As upstream's pidfd_prepare(): under this lock a leader's
+	 * PIDTYPE_TGID link stays while its PIDTYPE_PID one does, so a
+	 * leader reaped meanwhile is ESRCH, never taken for a thread.
+	 */
+	spin_lock_irq(&pid->wait_pidfd.lock);
 	if (!pid_has_task(pid, PIDTYPE_PID))
-		return -PIDFD_OPEN_ERR_REAPED;
-	if (!(flags & PIDFD_THREAD) && !pid_has_task(pid, PIDTYPE_TGID))
-		return -PIDFD_OPEN_ERR_THREAD;
-	return 0;
+		err = -PIDFD_OPEN_ERR_REAPED;
+	else if (!(flags & PIDFD_THREAD) && !pid_has_task(pid, PIDTYPE_TGID))
+		err = -PIDFD_OPEN_ERR_THREAD;
+	spin_unlock_irq(&pid->wait_pidfd.lock);
+	return err;
 }
 
 long pidfd_dev_open(unsigned int cmd, void __user *uarg)

@@ -562,6 +562,130 @@ START_TEST(getpid_without_proc)
 }
 END_TEST
 
+/* ---- a passed fd may come from someone else's mounts ---- */
+
+/* In a mount namespace of our own, bind @from over @to. */
+static void bind_over(const char *from, const char *to)
+{
+	ck_assert_int_eq(mount(from, to, NULL, MS_BIND, NULL), 0);
+}
+
+static void private_mounts(void)
+{
+	ck_assert_int_eq(unshare(CLONE_NEWNS), 0);
+	ck_assert_int_eq(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), 0);
+}
+
+/* A stat that names pid 1: the directory's pidfd, never pid 1's. */
+START_TEST(from_procdir_forged_stat)
+{
+	char path[64];
+	FILE *f;
+	int dir;
+
+	private_mounts();
+	f = fopen("/tmp/forged-stat", "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("1 (init) S 0 1 1 0 -1 4194560 0 0 0 0\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "/proc/%d/stat", getpid());
+	bind_over("/tmp/forged-stat", path);
+	dir = open_procdir_of(getpid());
+	/* Covered: not provable here, and no module to ask. */
+	ck_assert_errno(libpidfd_from_procdir(dir, 0), ENOPKG);
+	close(dir);
+}
+END_TEST
+
+/* Another directory bound over /proc/<pid>: EXDEV, as the module says. */
+START_TEST(get_procfd_covered)
+{
+	pid_t child = pt_fork_sleeper();
+	int pidfd = ck_assert_ok(libpidfd_open(child, 0));
+	int proc;
+	char path[64];
+
+	private_mounts();
+	snprintf(path, sizeof(path), "/proc/%d", child);
+	bind_over("/proc/self", path);
+	proc = open("/proc", O_PATH | O_DIRECTORY);
+	ck_assert_errno(libpidfd_get_procfd(pidfd, proc), EXDEV);
+	close(proc);
+	close(pidfd);
+	pt_kill_reap(child);
+}
+END_TEST
+
+/* A procfs instance not our /proc: left to the module. */
+START_TEST(other_procfs_instance)
+{
+	pid_t child = pt_fork_sleeper();
+	int pidfd = ck_assert_ok(libpidfd_open(child, 0));
+	char path[64];
+	int root, dir;
+
+	private_mounts();
+	ck_assert_int_eq(mkdir("/tmp/proc2", 0755) == 0 || errno == EEXIST, 1);
+	ck_assert_int_eq(mount("proc", "/tmp/proc2", "proc", 0, NULL), 0);
+	root = open("/tmp/proc2", O_PATH | O_DIRECTORY);
+	ck_assert_int_ge(root, 0);
+	ck_assert_errno(libpidfd_get_procfd(pidfd, root), ENOPKG);
+	snprintf(path, sizeof(path), "/tmp/proc2/%d", child);
+	dir = open(path, O_RDONLY | O_DIRECTORY);
+	ck_assert_int_ge(dir, 0);
+	ck_assert_errno(libpidfd_from_procdir(dir, 0), ENOPKG);
+	close(dir);
+	close(root);
+	close(pidfd);
+	pt_kill_reap(child);
+}
+END_TEST
+
+struct own_table {
+	int number;	/* the leader's fd number the thread reuses */
+	pid_t child;
+	pid_t got;
+	int procdir_ok;
+};
+
+static void *own_table_thread(void *arg)
+{
+	struct own_table *t = arg;
+	struct stat want, got;
+	char path[64];
+	int fd, dir;
+
+	if (unshare(CLONE_FILES) < 0)
+		return NULL;
+	close(t->number);
+	fd = libpidfd_open(t->child, 0);
+	if (fd != t->number)
+		return NULL;
+	t->got = libpidfd_getpid(fd);
+	dir = libpidfd_open_procdir(fd);
+	snprintf(path, sizeof(path), "/proc/%d", t->child);
+	t->procdir_ok = dir >= 0 && fstat(dir, &got) == 0 &&
+			stat(path, &want) == 0 && want.st_ino == got.st_ino;
+	return NULL;
+}
+
+/* A thread with its own fd table: its fds, not the leader's. */
+START_TEST(thread_with_own_fd_table)
+{
+	struct own_table t = { .child = pt_fork_sleeper() };
+	pthread_t thread;
+
+	t.number = ck_assert_ok(libpidfd_open(getpid(), 0));
+	ck_assert_int_eq(pthread_create(&thread, NULL, own_table_thread, &t),
+			 0);
+	ck_assert_int_eq(pthread_join(thread, NULL), 0);
+	ck_assert_int_eq(t.got, t.child);
+	ck_assert(t.procdir_ok);
+	ck_assert_int_eq(libpidfd_getpid(t.number), getpid());
+	pt_kill_reap(t.child);
+}
+END_TEST
+
 static Suite *native_suite(void)
 {
 	Suite *s = suite_create("native_libpidfd");
@@ -586,6 +710,11 @@ static Suite *native_suite(void)
 	tcase_add_test(tc, procdir_round_trip);
 	tcase_add_test(tc, procdir_of_recycled_number);
 	tcase_add_test(tc, getpid_without_proc);
+	tc = pt_tcase(s, "hostile");
+	tcase_add_test(tc, from_procdir_forged_stat);
+	tcase_add_test(tc, get_procfd_covered);
+	tcase_add_test(tc, other_procfs_instance);
+	tcase_add_test(tc, thread_with_own_fd_table);
 	return s;
 }
 

@@ -676,8 +676,9 @@ static void op_cross(struct life *l)
 	stat_add(&stats.cross_ops);
 	fd = pt_open(nr, 0);
 	if (fd < 0) {
-		STRESS_CHECK(errno == ESRCH, "OPEN(%d) of another worker's child: %s",
-			     nr, pt_errname(errno));
+		STRESS_CHECK(pt_open_gone_errno(errno),
+			     "OPEN(%d) of another worker's child: %s", nr,
+			     pt_errname(errno));
 		return;
 	}
 	errno = 0;

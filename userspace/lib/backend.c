@@ -158,6 +158,7 @@ static void probe_native(void)
 		native.thread = true;
 		close(thread);
 	}
+	native.signal = libpidfd_priv_sys_send_signal(self, 0, NULL, 0) == 0;
 	native.signal_scope =
 		libpidfd_priv_sys_send_signal(self, 0, NULL,
 					      PIDFD_SIGNAL_THREAD_GROUP) == 0;
@@ -186,8 +187,8 @@ const struct libpidfd_native *libpidfd_priv_native(void)
 /*
  * Is @fd one of the kernel's pidfds? waitid(P_PIDFD) takes only those
  * (EBADF for any other file, a /proc/<pid> directory too), and with
- * WNOHANG and WNOWAIT it neither blocks nor reaps. 1, 0, or -1 on a
- * kernel without P_PIDFD.
+ * WNOHANG and WNOWAIT it neither blocks nor reaps. 1, 0, or -1 when it
+ * cannot tell (no P_PIDFD, or a seccomp filter's refusal).
  */
 static int kernel_pidfd(int fd)
 {
@@ -196,9 +197,11 @@ static int kernel_pidfd(int fd)
 	if (!libpidfd_priv_native()->waitid)
 		return -1;
 	memset(&info, 0, sizeof(info));
-	return waitid(P_PIDFD, (id_t)fd, &info,
-		      WEXITED | WNOHANG | WNOWAIT | __WALL) == 0 ||
-	       errno != EBADF;
+	if (waitid(P_PIDFD, (id_t)fd, &info,
+		   WEXITED | WNOHANG | WNOWAIT | __WALL) == 0 ||
+	    errno == ECHILD)
+		return 1;
+	return errno == EBADF ? 0 : -1;
 }
 
 /*
@@ -218,7 +221,7 @@ static int module_pidfd(int fd)
 	return errno == EBADF ? 0 : -1;
 }
 
-/* What readlink(/proc/self/fd/N) gives for either kind of pidfd. */
+/* What readlink(/proc/thread-self/fd/N) gives for either kind of pidfd. */
 static const char pidfd_link[] = "anon_inode:[pidfd]";
 
 /*
@@ -232,7 +235,7 @@ static int backend_from_proc(int fd)
 	char path[64], target[sizeof(pidfd_link) + 1];
 	ssize_t len;
 
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	snprintf(path, sizeof(path), "/proc/thread-self/fd/%d", fd);
 	len = readlink(path, target, sizeof(target));
 	if (len != sizeof(pidfd_link) - 1 ||
 	    memcmp(target, pidfd_link, (size_t)len) != 0) {

@@ -3,7 +3,8 @@
  * libpidfd_getpid(): glibc's pidfd_getpid(3) for both kinds of pidfd. A
  * module pidfd says its number itself (PIDFD_GET_INFO), which needs no
  * /proc and works after the caller dropped privileges. A kernel pidfd's
- * comes from the "Pid:" line of its fdinfo as glibc reads it, and from
+ * comes from the "Pid:" line of its fdinfo as glibc reads it (in the
+ * calling thread's fd table: /proc/thread-self), and from
  * the kernel's PIDFD_GET_INFO (6.13) where /proc cannot be read.
  */
 #include <errno.h>
@@ -42,7 +43,7 @@ pid_t libpidfd_getpid(int pidfd)
 	if (kind == LIBPIDFD_BACKEND_MODULE)
 		return pid_from_info(pidfd);
 
-	if (libpidfd_priv_fdinfo_pid(AT_FDCWD, pidfd, &nr) < 0) {
+	if (libpidfd_priv_fdinfo_pid(pidfd, &nr) < 0) {
 		/* No /proc, or not dumpable (5.10 reads fdinfo as ptrace). */
 		if ((errno == ENOENT || errno == EACCES) &&
 		    libpidfd_priv_native()->info)

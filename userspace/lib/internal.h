@@ -22,6 +22,7 @@ LIBPIDFD_PRIVATE int libpidfd_priv_control_fd(void);
 struct libpidfd_native {
 	bool open;		/* pidfd_open(2), 5.3 */
 	bool thread;		/* PIDFD_THREAD, 6.9 */
+	bool signal;		/* pidfd_send_signal(2) not refused, 5.1 */
 	bool signal_scope;	/* PIDFD_SIGNAL_* flags, 6.9 */
 	bool waitid;		/* waitid(P_PIDFD), 5.4 */
 	bool namespaces;	/* PIDFD_GET_*_NAMESPACE, 6.11 */
@@ -74,8 +75,8 @@ LIBPIDFD_PRIVATE bool libpidfd_priv_still_holds(int pidfd, int kind, pid_t nr);
  */
 #define LIBPIDFD_PRIV_UNPROVED	(-2)
 
-/* The "Pid:" of @fd's fdinfo, through procfs root @procfd or AT_FDCWD. */
-LIBPIDFD_PRIVATE int libpidfd_priv_fdinfo_pid(int procfd, int fd, pid_t *nr);
+/* The "Pid:" of @fd's fdinfo in the calling thread's /proc. */
+LIBPIDFD_PRIVATE int libpidfd_priv_fdinfo_pid(int fd, pid_t *nr);
 /* PIDFD_GET_PROCFD for a kernel pidfd. */
 LIBPIDFD_PRIVATE int libpidfd_priv_procdir_of(int pidfd, int procfd);
 /* PIDFD_DEV_OPEN_PROCDIR, making a kernel pidfd. */

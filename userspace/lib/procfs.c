@@ -1,16 +1,19 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The userspace routes between pidfds and /proc/<pid> directories, for
- * kernels whose own pidfds cannot be handed to the module, and for
- * programs without it. The proof is convert.c's: a process keeps its
- * number from fork until it is reaped, so a number it holds before and
- * after a lookup was its own during the lookup. The numbers compared are
- * all read through one procfs instance (fdinfo prints the pid in the pid
- * namespace of the procfs it is read through, stat the same), so a procfs
- * of another pid namespace cannot mix them up.
+ * The userspace routes between kernel pidfds and /proc/<pid> directories,
+ * for programs without the module. The proof is convert.c's: a process
+ * keeps its number from fork until it is reaped, so a number it holds
+ * before and after a lookup was its own during the lookup.
  *
- * The caller's own /proc is trusted as far as the caller trusts it: this
- * runs with the caller's privileges and can only fool the caller.
+ * The fds compared may come from someone else (a directory or a procfs
+ * root passed over a socket), whose mounts their paths may cross. So
+ * every number is read from the caller's own /proc (thread-self: the
+ * calling thread's fd table) and every lookup under a passed fd stays on
+ * its mount (openat2() with RESOLVE_NO_XDEV, no symlinks), and only a
+ * passed fd on the caller's own procfs instance is proved here: that
+ * instance counts in the caller's pid namespace. What cannot be proved
+ * this way (another instance, a covered file, a refusal to read) is left
+ * to the module (LIBPIDFD_PRIV_UNPROVED).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,8 +24,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/magic.h>
+#include <linux/openat2.h>
 
 #include "libpidfd.h"
 #include "internal.h"
@@ -33,13 +38,24 @@
 /* A lookup that loses a race with an exec tries again this often. */
 #define LOOKUP_ATTEMPTS 3
 
-/* Read up to @size - 1 bytes of @name under @at, NUL-terminated. */
-static int read_text(int at, const char *name, char *buf, size_t size)
+/* @name under @at, not leaving its mount nor following a symlink. */
+static int open_beneath(int at, const char *name, unsigned long flags)
+{
+	struct open_how how = {
+		.flags = flags | O_CLOEXEC | O_NOCTTY,
+		.resolve = RESOLVE_NO_XDEV | RESOLVE_NO_SYMLINKS |
+			   RESOLVE_NO_MAGICLINKS,
+	};
+
+	return (int)syscall(SYS_openat2, at, name, &how, sizeof(how));
+}
+
+/* Read up to @size - 1 bytes of the file @fd, NUL-terminated; closes it. */
+static int read_text(int fd, char *buf, size_t size)
 {
 	size_t used = 0;
-	int fd, saved;
+	int saved;
 
-	fd = openat(at, name, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
 		return -1;
 	while (used < size - 1) {
@@ -62,7 +78,7 @@ static int read_text(int at, const char *name, char *buf, size_t size)
 	return 0;
 }
 
-/* A decimal at @s ending at @end's first character; false if none. */
+/* A decimal at @s ending at one of @ends' characters; false if none. */
 static bool parse_long(const char *s, const char *ends, long *value)
 {
 	char *end;
@@ -72,15 +88,14 @@ static bool parse_long(const char *s, const char *ends, long *value)
 	return errno == 0 && end != s && strchr(ends, *end);
 }
 
-int libpidfd_priv_fdinfo_pid(int procfd, int fd, pid_t *nr)
+int libpidfd_priv_fdinfo_pid(int fd, pid_t *nr)
 {
 	char path[64], text[4096];
 	const char *line;
 	long pid;
 
-	snprintf(path, sizeof(path), "%sself/fdinfo/%d",
-		 procfd == AT_FDCWD ? "/proc/" : "", fd);
-	if (read_text(procfd, path, text, sizeof(text)) < 0)
+	snprintf(path, sizeof(path), "/proc/thread-self/fdinfo/%d", fd);
+	if (read_text(open(path, O_RDONLY | O_CLOEXEC), text, sizeof(text)) < 0)
 		return -1;
 	for (line = text; line; line = strchr(line, '\n')) {
 		if (*line == '\n')
@@ -97,9 +112,9 @@ int libpidfd_priv_fdinfo_pid(int procfd, int fd, pid_t *nr)
 }
 
 /*
- * The number of the process (or thread) @dir stands for, in its procfs's
- * pid namespace: the first field of its stat. -1 with ESRCH (ENOENT on
- * older kernels) once the task is reaped, EINVAL if @dir has no stat of
+ * The number of the process (or thread) @dir stands for: the first field
+ * of its stat. -1 with ESRCH (ENOENT on older kernels) once the task is
+ * reaped, EXDEV if a mount covers the file, EINVAL if @dir has no stat of
  * that form.
  */
 static int stat_pid(int dir, pid_t *nr)
@@ -107,7 +122,8 @@ static int stat_pid(int dir, pid_t *nr)
 	char text[64];
 	long pid;
 
-	if (read_text(dir, "stat", text, sizeof(text)) < 0) {
+	if (read_text(open_beneath(dir, "stat", O_RDONLY), text,
+		      sizeof(text)) < 0) {
 		if (errno == EISDIR)
 			errno = EINVAL;
 		return -1;
@@ -121,6 +137,15 @@ static int stat_pid(int dir, pid_t *nr)
 	return 0;
 }
 
+/* Is @fd on the procfs instance of the caller's own /proc? */
+static bool on_callers_procfs(int fd)
+{
+	struct stat own, st;
+
+	return stat("/proc/thread-self", &own) == 0 && fstat(fd, &st) == 0 &&
+	       own.st_dev == st.st_dev;
+}
+
 static bool is_proc_root(int fd)
 {
 	struct statfs sfs;
@@ -131,42 +156,39 @@ static bool is_proc_root(int fd)
 	       st.st_ino == PROC_ROOT_INO;
 }
 
-/* Still unreaped, and @nr in @procfd's namespace: see the file comment. */
-static bool pidfd_still_holds(int pidfd, int procfd, pid_t nr)
+/*
+ * Has @pidfd's process not been reaped? ESRCH if it has; a refusal
+ * (EPERM) means a task is there, but only where the caller may send
+ * itself a signal 0 (a seccomp filter could say EPERM to everything).
+ */
+static int pidfd_unreaped(int pidfd)
+{
+	if (libpidfd_priv_sys_send_signal(pidfd, 0, NULL, 0) == 0)
+		return 1;
+	if ((errno == EPERM || errno == EACCES) &&
+	    libpidfd_priv_native()->signal)
+		return 1;
+	return errno == ESRCH ? 0 : -1;
+}
+
+/* Still unreaped, still @nr: see the file comment. */
+static int pidfd_still_holds(int pidfd, pid_t nr)
 {
 	pid_t now;
 
-	if (libpidfd_priv_fdinfo_pid(procfd, pidfd, &now) < 0 || now != nr)
-		return false;
+	if (libpidfd_priv_fdinfo_pid(pidfd, &now) < 0)
+		return -1;
+	if (now != nr)
+		return 0;
 	/* Kernels before 5.12 print the number of a reaped process too. */
-	return libpidfd_priv_sys_send_signal(pidfd, 0, NULL, 0) == 0 ||
-	       errno == EPERM || errno == EACCES;
-}
-
-/*
- * Is @root a procfs of the caller's own pid namespace? Its "self" names
- * us by the number getpid() gives. Not a proof (another namespace could
- * give us the same number), only a filter: the proofs below compare
- * numbers within one instance.
- */
-static bool procfs_is_callers(int root)
-{
-	char link[16];
-	ssize_t len;
-	long pid;
-
-	len = readlinkat(root, "self", link, sizeof(link) - 1);
-	if (len <= 0)
-		return false;
-	link[len] = '\0';
-	return parse_long(link, "", &pid) && pid == getpid();
+	return pidfd_unreaped(pidfd);
 }
 
 int libpidfd_priv_procdir_of(int pidfd, int procfd)
 {
 	char name[16];
 	pid_t nr, shown;
-	int attempt, dir;
+	int attempt, dir, held;
 
 	if (fcntl(procfd, F_GETFD) < 0) {
 		errno = EBADF;
@@ -176,30 +198,39 @@ int libpidfd_priv_procdir_of(int pidfd, int procfd)
 		errno = EINVAL;
 		return -1;
 	}
+	if (!on_callers_procfs(procfd))
+		return LIBPIDFD_PRIV_UNPROVED;
 	for (attempt = 1; ; attempt++) {
-		/* Unreadable (no "self" here, or not dumpable on 5.10). */
-		if (libpidfd_priv_fdinfo_pid(procfd, pidfd, &nr) < 0)
+		if (libpidfd_priv_fdinfo_pid(pidfd, &nr) < 0)
 			return LIBPIDFD_PRIV_UNPROVED;
 		if (nr <= 0) {
-			/* Reaped (-1), or not in this procfs's namespace. */
+			/* Reaped (-1), or not in our pid namespace. */
 			errno = ESRCH;
 			return -1;
 		}
 		snprintf(name, sizeof(name), "%d", nr);
-		dir = openat(procfd, name, O_RDONLY | O_DIRECTORY |
-			     O_CLOEXEC | O_NOFOLLOW);
+		dir = open_beneath(procfd, name, O_RDONLY | O_DIRECTORY);
+		if (dir < 0 && errno == EXDEV)
+			return -1;	/* a mount covers it, as the module says */
 		/*
 		 * A dentry that a lookup racing execve() bound to the other
 		 * thread's pid shows that pid's number in its stat.
 		 */
 		if (dir >= 0 && (stat_pid(dir, &shown) < 0 || shown != nr)) {
+			int err = errno;
+
 			close(dir);
 			dir = -1;
+			if (err == EXDEV || err == EPERM || err == EACCES)
+				return LIBPIDFD_PRIV_UNPROVED;
 			errno = ESRCH;
 		}
-		if (!pidfd_still_holds(pidfd, procfd, nr)) {
+		held = pidfd_still_holds(pidfd, nr);
+		if (held <= 0) {
 			if (dir >= 0)
 				close(dir);
+			if (held < 0)
+				return LIBPIDFD_PRIV_UNPROVED;
 			errno = ESRCH;
 			return -1;
 		}
@@ -212,31 +243,27 @@ int libpidfd_priv_procdir_of(int pidfd, int procfd)
 	}
 }
 
-/* The procfs root above @dir: /proc/<pid>/.. or /proc/<pid>/task/<tid>/../../.. */
-static int root_above(int dir)
+/*
+ * After stat_pid() on @dir failed: -1 with ESRCH for a task's directory
+ * whose task is reaped (ENOENT before 6.x: asked of the kernel, which
+ * takes /proc/<pid> fds in pidfd_send_signal()), -1 with EINVAL for a
+ * directory that stands for no task, else unproved.
+ */
+static int stat_failed(int dir)
 {
-	static const char *const up[] = { "..", "../../.." };
-	size_t i;
-
-	for (i = 0; i < sizeof(up) / sizeof(up[0]); i++) {
-		int root = openat(dir, up[i], O_PATH | O_DIRECTORY | O_CLOEXEC);
-
-		if (root >= 0 && is_proc_root(root))
-			return root;
-		if (root >= 0)
-			close(root);
+	switch (errno) {
+	case ESRCH:
+	case EINVAL:
+		return -1;
+	case ENOENT:
+		if (libpidfd_priv_sys_send_signal(dir, 0, NULL, 0) < 0 &&
+		    errno == ESRCH)
+			return -1;
+		errno = ENOENT;
+		return LIBPIDFD_PRIV_UNPROVED;
+	default:
+		return LIBPIDFD_PRIV_UNPROVED;
 	}
-	return -1;
-}
-
-/* Is @dir a /proc/<pid>/task/<tid> directory (its parent is "task")? */
-static bool is_thread_dir(int dir)
-{
-	struct stat parent, task;
-
-	return fstatat(dir, "..", &parent, 0) == 0 &&
-	       fstatat(dir, "../../task", &task, 0) == 0 &&
-	       parent.st_dev == task.st_dev && parent.st_ino == task.st_ino;
 }
 
 int libpidfd_priv_pidfd_of_procdir(int dirfd, unsigned int flags)
@@ -244,7 +271,7 @@ int libpidfd_priv_pidfd_of_procdir(int dirfd, unsigned int flags)
 	struct statfs sfs;
 	struct stat st;
 	pid_t nr, shown;
-	int root, fd, saved;
+	int fd, saved;
 
 	if (fstat(dirfd, &st) < 0)
 		return -1;
@@ -253,40 +280,32 @@ int libpidfd_priv_pidfd_of_procdir(int dirfd, unsigned int flags)
 		errno = EINVAL;
 		return -1;
 	}
-	if (stat_pid(dirfd, &nr) < 0) {
-		/* A directory that stood for a task, gone: ESRCH. */
-		if (errno == ESRCH)
+	if (!on_callers_procfs(dirfd))
+		return LIBPIDFD_PRIV_UNPROVED;
+	if (stat_pid(dirfd, &nr) < 0)
+		return stat_failed(dirfd);
+	fd = libpidfd_priv_sys_pidfd_open(nr, flags);
+	if (fd < 0) {
+		/* Gone meanwhile: say so, whatever the number says now. */
+		saved = errno;
+		if (stat_pid(dirfd, &shown) < 0 && stat_failed(dirfd) == -1 &&
+		    errno == ESRCH)
 			return -1;
-		if (errno == ENOENT &&
-		    ((libpidfd_priv_sys_send_signal(dirfd, 0, NULL, 0) < 0 &&
-		      errno == ESRCH) || is_thread_dir(dirfd))) {
-			errno = ESRCH;
-			return -1;
-		}
-		errno = EINVAL;
+		errno = saved;
 		return -1;
 	}
-	root = root_above(dirfd);
-	if (root < 0 || !procfs_is_callers(root)) {
-		if (root >= 0)
-			close(root);
+	/* Same instance, so the same namespace: a check, and the proof. */
+	if (libpidfd_priv_fdinfo_pid(fd, &shown) < 0 || shown != nr) {
+		close(fd);
 		return LIBPIDFD_PRIV_UNPROVED;
 	}
-	fd = libpidfd_priv_sys_pidfd_open(nr, flags);
-	saved = errno;
-	if (fd >= 0 &&
-	    (libpidfd_priv_fdinfo_pid(root, fd, &shown) < 0 || shown != nr)) {
-		/* Not the namespace we took it for, or fdinfo unreadable. */
+	if (stat_pid(dirfd, &shown) < 0 || shown != nr) {
+		saved = errno;
 		close(fd);
-		close(root);
-		return LIBPIDFD_PRIV_UNPROVED;
+		if (saved == EXDEV || saved == EPERM || saved == EACCES)
+			return LIBPIDFD_PRIV_UNPROVED;
+		errno = ESRCH;
+		return -1;
 	}
-	if (fd >= 0 && (stat_pid(dirfd, &shown) < 0 || shown != nr)) {
-		close(fd);
-		fd = -1;
-		saved = ESRCH;
-	}
-	close(root);
-	errno = saved;
 	return fd;
 }

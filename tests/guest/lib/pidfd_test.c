@@ -395,6 +395,12 @@ int pt_reaped_open_errno(void)
 	return pt_kernel_at_least(6, 15) ? ESRCH : EINVAL;
 }
 
+bool pt_open_gone_errno(int err)
+{
+	return err == ESRCH || err == pt_reaped_open_errno() ||
+	       err == (pt_kernel_at_least(6, 15) ? ENOENT : EINVAL);
+}
+
 void *pt_idle_thread(void *arg)
 {
 	pt_sync_put(arg, pt_gettid());

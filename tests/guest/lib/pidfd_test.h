@@ -103,6 +103,12 @@ bool pt_kernel_at_least(int major, int minor);
  */
 int pt_reaped_open_errno(void);
 /*
+ * Is @err what PIDFD_DEV_OPEN(nr, 0) may say for a number whose process
+ * is gone: ESRCH, the reaped errno, or (the number now a thread's) the
+ * thread errno?
+ */
+bool pt_open_gone_errno(int err);
+/*
  * fork() for tests: the child gets the default action for the signals
  * Check handles (its SIGTERM handler would forward to the whole group)
  * and PR_SET_PDEATHSIG SIGKILL.
