@@ -15,6 +15,7 @@
 #include <linux/rcupdate.h>
 #include <linux/sched/task.h>
 #include <linux/security.h>
+#include <net/sock.h>
 
 /*
  * 5.12 made file_open_root() take a struct path (commit ffb37ca3bd16,
@@ -62,6 +63,25 @@ int vfs_path_lookup(struct dentry *dentry, struct vfsmount *mnt,
 #define PIDFD_OPEN_ERR_REAPED	EINVAL
 #define PIDFD_OPEN_ERR_THREAD	EINVAL
 #endif
+
+/*
+ * A socket's peer process, referenced, or NULL. 5.15 guarded sk_peer_pid
+ * with sk_peer_lock (commit 35306eb23814; Debian's 5.10 has it too);
+ * before, it was written once at connect and read unlocked.
+ */
+static inline struct pid *pidfd_sock_peer_pid(struct sock *sk)
+{
+	struct pid *pid;
+
+#ifdef PIDFD_HAVE_SK_PEER_LOCK
+	spin_lock(&sk->sk_peer_lock);
+	pid = get_pid(sk->sk_peer_pid);
+	spin_unlock(&sk->sk_peer_lock);
+#else
+	pid = get_pid(READ_ONCE(sk->sk_peer_pid));
+#endif
+	return pid;
+}
 
 /* The pid namespace of a procfs instance, from one of its inodes. */
 static inline struct pid_namespace *pidfd_proc_pid_ns(struct inode *inode)

@@ -2,9 +2,9 @@
 /*
  * pidfd-dkms: race-free process handles through /dev/pidfd.
  *
- * /dev/pidfd is a control device: its ioctls, PIDFD_DEV_OPEN and
- * PIDFD_DEV_OPEN_PROCDIR, make pidfds, and PIDFD_DEV_IS_PIDFD recognises
- * them. Everything else happens on the pidfds (pidfd_file.c).
+ * /dev/pidfd is a control device: its ioctls, PIDFD_DEV_OPEN,
+ * PIDFD_DEV_OPEN_PROCDIR and PIDFD_DEV_OPEN_PEER, make pidfds, and
+ * PIDFD_DEV_IS_PIDFD recognises them. Everything else happens on the pidfds (pidfd_file.c).
  */
 #include <linux/compat.h>
 #include <linux/fs.h>
@@ -22,6 +22,8 @@ static long pidfd_dev_ioctl(struct file *file, unsigned int cmd,
 		return pidfd_dev_open(cmd, (void __user *)arg);
 	if (pidfd_ioctl_is(cmd, PIDFD_DEV_OPEN_PROCDIR))
 		return pidfd_dev_open_procdir(cmd, (void __user *)arg);
+	if (pidfd_ioctl_is(cmd, PIDFD_DEV_OPEN_PEER))
+		return pidfd_dev_open_peer(cmd, (void __user *)arg);
 	if (cmd == PIDFD_DEV_IS_PIDFD)
 		return pidfd_fd_is_ours((int)arg);
 	return -ENOTTY;

@@ -78,6 +78,9 @@ struct pidfd_autokill_file {
 long pidfd_dev_open(unsigned int cmd, void __user *uarg);
 long pidfd_dev_open_procdir(unsigned int cmd, void __user *uarg);
 
+/* peer.c */
+long pidfd_dev_open_peer(unsigned int cmd, void __user *uarg);
+
 /* pidfd_file.c: the pidfd file type */
 int pidfd_install(struct pid *pid, unsigned int flags);
 long pidfd_fd_is_ours(int fd);

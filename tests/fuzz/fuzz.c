@@ -457,7 +457,8 @@ static unsigned int random_cmd(void)
 {
 	static const unsigned int ours[] = {
 		PIDFD_DEV_OPEN, PIDFD_DEV_SEND_SIGNAL, PIDFD_GET_PROCFD,
-		PIDFD_DEV_OPEN_PROCDIR, PIDFD_DEV_IS_PIDFD, PIDFD_GET_INFO,
+		PIDFD_DEV_OPEN_PROCDIR, PIDFD_DEV_IS_PIDFD,
+		PIDFD_DEV_OPEN_PEER, PIDFD_GET_INFO,
 		PIDFD_GET_UTS_NAMESPACE,
 		PIDFD_GET_TIME_FOR_CHILDREN_NAMESPACE,
 	};
@@ -611,6 +612,10 @@ static bool allowed_errno(enum fd_kind kind, unsigned int cmd, int err)
 		EFAULT, EINVAL, E2BIG, EBADF, ESRCH, EACCES, EPERM, EXDEV,
 		EMFILE, ENFILE, ENOMEM, 0
 	};
+	static const int peer_errs[] = {
+		EFAULT, EINVAL, E2BIG, EBADF, ENOTSOCK, ENODATA, ESRCH,
+		EMFILE, ENFILE, ENOMEM, 0
+	};
 	static const int ns_errs[] = {
 		EINVAL, ESRCH, EACCES, EOPNOTSUPP, EMFILE, ENFILE, ENOMEM, 0
 	};
@@ -621,6 +626,8 @@ static bool allowed_errno(enum fd_kind kind, unsigned int cmd, int err)
 		return errno_in(err, procdir_errs);
 	if (kind == FD_PIDFD && cmd == PIDFD_GET_PROCFD)
 		return errno_in(err, procfd_errs);
+	if (kind == FD_DEVICE && same_ioctl(cmd, PIDFD_DEV_OPEN_PEER))
+		return errno_in(err, peer_errs);
 	if (kind == FD_DEVICE && cmd == PIDFD_DEV_IS_PIDFD)
 		return err == EBADF;
 	if (kind == FD_PIDFD && same_ioctl(cmd, PIDFD_DEV_SEND_SIGNAL))
@@ -636,7 +643,8 @@ static bool allowed_errno(enum fd_kind kind, unsigned int cmd, int err)
 static bool returns_fd(enum fd_kind kind, unsigned int cmd)
 {
 	return (kind == FD_DEVICE && (same_ioctl(cmd, PIDFD_DEV_OPEN) ||
-				      same_ioctl(cmd, PIDFD_DEV_OPEN_PROCDIR))) ||
+				      same_ioctl(cmd, PIDFD_DEV_OPEN_PROCDIR) ||
+				      same_ioctl(cmd, PIDFD_DEV_OPEN_PEER))) ||
 	       (kind == FD_PIDFD &&
 		(cmd == PIDFD_GET_PROCFD || is_ns_ioctl(cmd)));
 }

@@ -29,6 +29,7 @@
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
@@ -233,6 +234,19 @@ static int run_route(enum route_id id)
 		if (ret == 0)
 			ck_assert(info.mask & PIDFD_INFO_COREDUMP);
 		break;
+	case ROUTE_PEER: {
+		int sv[2];
+
+		ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+		ret = made = libpidfd_peer_open(sv[0], 0);
+		err = errno;
+		if (made >= 0)
+			ck_assert_int_eq(libpidfd_getpid(made), getpid());
+		close(sv[0]);
+		close(sv[1]);
+		errno = err;
+		break;
+	}
 	case ROUTE_TO_NATIVE:
 		used = ck_assert_ok(libpidfd_open(getpid(), 0));
 		ret = made = libpidfd_to_native(used);

@@ -98,6 +98,29 @@ struct pidfd_open_procdir_args {
 #define PIDFD_DEV_OPEN_PROCDIR \
 	_IOW(PIDFD_DEV_IOC_MAGIC, 3, struct pidfd_open_procdir_args)
 
+/**
+ * struct pidfd_open_peer_args - argument of PIDFD_DEV_OPEN_PEER
+ * @sockfd: a connected socket (AF_UNIX: connect(), accept(), socketpair())
+ * @flags:  0 or PIDFD_NONBLOCK
+ *
+ * Extensible as struct pidfd_open_args.
+ */
+struct pidfd_open_peer_args {
+	__s32 sockfd;
+	__u32 flags;
+};
+
+#define PIDFD_OPEN_PEER_ARGS_SIZE_VER0	8
+
+/*
+ * On /dev/pidfd: a new close-on-exec pidfd for the process at the other
+ * end of the socket as it was at connect time, as getsockopt(SO_PEERPIDFD)
+ * (6.5) gives. ENODATA without a recorded peer (unconnected, or a family
+ * that records none), ESRCH once the peer is reaped, ENOTSOCK, EBADF.
+ */
+#define PIDFD_DEV_OPEN_PEER \
+	_IOW(PIDFD_DEV_IOC_MAGIC, 5, struct pidfd_open_peer_args)
+
 /*
  * On /dev/pidfd: ioctl(dev, PIDFD_DEV_IS_PIDFD, fd) with the descriptor
  * passed by value. Returns 1 if it is a pidfd this module made, 0 for any

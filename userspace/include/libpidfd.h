@@ -102,6 +102,18 @@ int libpidfd_open_procdir(int pidfd);
 int libpidfd_from_procdir(int dirfd, unsigned int flags);
 
 /*
+ * The pidfd of the process at the other end of a connected socket, as it
+ * was at connect(), accept() or socketpair() time: getsockopt(SO_PEERPIDFD)
+ * (6.5) where the kernel has it, the module's PIDFD_DEV_OPEN_PEER
+ * otherwise. Race-free: made from the socket's own reference to the peer,
+ * never from its number. @flags: 0 or PIDFD_NONBLOCK. errno: ENODATA (no
+ * peer recorded: unconnected, or a family that records none), ESRCH (the
+ * peer has been reaped; EINVAL from 6.5-6.14 kernels' own call), ENOTSOCK,
+ * EBADF, EINVAL (flags).
+ */
+int libpidfd_peer_open(int sockfd, unsigned int flags);
+
+/*
  * ioctl(pidfd, PIDFD_GET_INFO, info): set info->mask to what you ask for
  * (PIDFD_INFO_EXIT, PIDFD_INFO_SUPPORTED_MASK; the rest always comes);
  * on return info->mask says what was filled in. @size is sizeof(*info):

@@ -47,6 +47,8 @@
 	      6, 15, ESRCH, "kernel: PIDFD_GET_INFO") \
 	ROUTE(INFO_COREDUMP, "libpidfd_get_info(COREDUMP)", 6, 16, ENOPKG, \
 	      "kernel: PIDFD_GET_INFO") \
+	ROUTE(PEER, "libpidfd_peer_open()", 6, 5, ENOPKG, \
+	      "kernel: getsockopt(SO_PEERPIDFD)") \
 	ROUTE(TO_NATIVE, "libpidfd_to_native() of a kernel pidfd", 0, 0, ENOPKG, \
 	      "kernel: a duplicate") \
 	ROUTE(TO_MODULE, "libpidfd_to_module()", 99, 0, ENOPKG, "module only")

@@ -98,6 +98,19 @@ int pt_open_procdir(int dirfd, unsigned int flags)
 	return ioctl(dev, PIDFD_DEV_OPEN_PROCDIR, &args);
 }
 
+int pt_open_peer(int sockfd, unsigned int flags)
+{
+	struct pidfd_open_peer_args args = {
+		.sockfd = sockfd,
+		.flags = flags,
+	};
+	int dev = pt_dev();
+
+	if (dev < 0)
+		return -1;
+	return ioctl(dev, PIDFD_DEV_OPEN_PEER, &args);
+}
+
 pid_t pt_pidfd_pid(int pidfd)
 {
 	char buf[32];

@@ -84,6 +84,8 @@ int pt_get_info(int pidfd, struct pidfd_info *info, uint64_t mask);
 int pt_get_procfd(int pidfd, int procfd);
 /* PIDFD_DEV_OPEN_PROCDIR: a new pidfd from a /proc dir fd, or -1/errno. */
 int pt_open_procdir(int dirfd, unsigned int flags);
+/* PIDFD_DEV_OPEN_PEER. */
+int pt_open_peer(int sockfd, unsigned int flags);
 /* The Pid: line of @pidfd's fdinfo (in /proc's namespace); 0 if none. */
 pid_t pt_pidfd_pid(int pidfd);
 
