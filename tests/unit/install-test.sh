@@ -29,11 +29,12 @@ exports=$(readelf --dyn-syms -W "$so" | awk '$5 == "GLOBAL" && $7 != "UND" { pri
 [ -n "$exports" ] || fail "no exported symbols"
 for sym in $exports; do
 	case $sym in
-	LIBPIDFD_0.[123] | LIBPIDFD_0.[123]@@LIBPIDFD_0.[123]) ;;
+	LIBPIDFD_0.[1234] | LIBPIDFD_0.[1234]@@LIBPIDFD_0.[1234]) ;;
 	libpidfd_get_namespace@@LIBPIDFD_0.2 | libpidfd_from_procdir@@LIBPIDFD_0.2) ;;
 	libpidfd_*_backend@@LIBPIDFD_0.3 | libpidfd_to_*@@LIBPIDFD_0.3) ;;
 	libpidfd_fork@@LIBPIDFD_0.3 | libpidfd_spawn@@LIBPIDFD_0.3) ;;
 	libpidfd_waitid@@LIBPIDFD_0.3) ;;
+	libpidfd_peer_open@@LIBPIDFD_0.4) ;;
 	libpidfd_*@@LIBPIDFD_0.1) ;;
 	*) fail "unexpected export: $sym" ;;
 	esac
