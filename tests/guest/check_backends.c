@@ -599,8 +599,10 @@ START_TEST(spawn_keeps_the_callers_mask)
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR1);
 	pthread_sigmask(SIG_BLOCK, &set, &old);
-	ck_assert_int_eq(libpidfd_spawn(&pid, &pidfd, 0, "/bin/sh", NULL, NULL,
-					argv, environ), 0);
+	ck_assert_int_eq(libpidfd_spawn(&pidfd, "/bin/sh", NULL, NULL, argv,
+					environ), 0);
+	pid = libpidfd_getpid(pidfd);
+	ck_assert_int_gt(pid, 0);
 	assert_names(pidfd, pid, expected_kind(0));
 	/* Our mask, not the one libpidfd held while it opened the pidfd. */
 	ck_assert_int_eq(status_mask(pid, "SigBlk:"), SIGBIT(SIGUSR1));
@@ -613,10 +615,22 @@ START_TEST(spawn_keeps_the_callers_mask)
 	pthread_sigmask(SIG_SETMASK, &old, &set);
 	ck_assert(sigismember(&set, SIGUSR1));
 	ck_assert(!sigismember(&set, SIGCHLD));
-	ck_assert_int_eq(libpidfd_spawn(&pid, &pidfd, 0, "/nonexistent", NULL,
-					NULL, argv, environ), ENOENT);
-	ck_assert_int_eq(libpidfd_spawn(&pid, &pidfd, PIDFD_THREAD, "/bin/sh",
-					NULL, NULL, argv, environ), EINVAL);
+	ck_assert_int_eq(libpidfd_spawn(&pidfd, "/nonexistent", NULL, NULL,
+					argv, environ), ENOENT);
+	ck_assert_int_eq(libpidfd_spawnp(&pidfd, "nonexistent-program", NULL,
+					 NULL, argv, environ), ENOENT);
+	ck_assert_int_eq(libpidfd_spawn(NULL, "/bin/sh", NULL, NULL, argv,
+					environ), EINVAL);
+	/* spawnp searches PATH, as posix_spawnp(3). */
+	ck_assert_int_eq(setenv("PATH", "/bin", 1), 0);
+	ck_assert_int_eq(libpidfd_spawnp(&pidfd, "sh", NULL, NULL, argv,
+					 environ), 0);
+	pid = libpidfd_getpid(pidfd);
+	ck_assert_int_gt(pid, 0);
+	ck_assert_int_eq(libpidfd_send_signal(pidfd, SIGKILL, NULL, 0), 0);
+	ck_assert_int_eq(libpidfd_waitid(pidfd, &si, WEXITED), 0);
+	ck_assert_int_eq(si.si_pid, pid);
+	close(pidfd);
 	assert_no_children();
 	assert_module_untouched();
 }
@@ -633,12 +647,11 @@ START_TEST(autoreaping_refused)
 	struct sigaction sa = { .sa_handler = noop_handler,
 				.sa_flags = SA_NOCLDWAIT };
 	int pidfd = -1;
-	pid_t pid;
 
 	signal(SIGCHLD, SIG_IGN);
 	ck_assert_errno(libpidfd_fork(&pidfd, 0), ECHILD);
-	ck_assert_int_eq(libpidfd_spawn(&pid, &pidfd, 0, "/bin/true", NULL,
-					NULL, argv, environ), ECHILD);
+	ck_assert_int_eq(libpidfd_spawn(&pidfd, "/bin/true", NULL, NULL, argv,
+					environ), ECHILD);
 	assert_no_children();
 	ck_assert_int_eq(sigaction(SIGCHLD, &sa, NULL), 0);
 	ck_assert_errno(libpidfd_fork(&pidfd, 0), ECHILD);

@@ -32,7 +32,8 @@ for sym in $exports; do
 	LIBPIDFD_0.[1234] | LIBPIDFD_0.[1234]@@LIBPIDFD_0.[1234]) ;;
 	libpidfd_get_namespace@@LIBPIDFD_0.2 | libpidfd_from_procdir@@LIBPIDFD_0.2) ;;
 	libpidfd_*_backend@@LIBPIDFD_0.3 | libpidfd_to_*@@LIBPIDFD_0.3) ;;
-	libpidfd_fork@@LIBPIDFD_0.3 | libpidfd_spawn@@LIBPIDFD_0.3) ;;
+	libpidfd_fork@@LIBPIDFD_0.3 | libpidfd_spawn@LIBPIDFD_0.3) ;;
+	libpidfd_spawn@@LIBPIDFD_0.4 | libpidfd_spawnp@@LIBPIDFD_0.4) ;;
 	libpidfd_waitid@@LIBPIDFD_0.3) ;;
 	libpidfd_peer_open@@LIBPIDFD_0.4) ;;
 	libpidfd_*@@LIBPIDFD_0.1) ;;
@@ -75,6 +76,46 @@ cc -Wall -Wextra -Werror -o "$stage/prog-shared" "$stage/prog.c" $cflags $libs
 cc -Wall -Wextra -Werror -static -o "$stage/prog-static" "$stage/prog.c" $cflags $libs
 readelf -d "$stage/prog-shared" | grep -q 'NEEDED.*libpidfd\.so\.0' || fail "not linked to libpidfd.so.0"
 objdump -T "$stage/prog-shared" | grep -q 'LIBPIDFD_0.1.*libpidfd_open' || fail "no versioned reference"
+
+# A program linked against LIBPIDFD_0.3 keeps its libpidfd_spawn (pid,
+# pidfd, flags, path, ...); new ones get glibc's order (LIBPIDFD_0.4).
+cat > "$stage/old-spawn.c" <<'PROG'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <libpidfd.h>
+
+typedef int (*spawn_0_3)(pid_t *, int *, unsigned int, const char *,
+			 const posix_spawn_file_actions_t *,
+			 const posix_spawnattr_t *, char *const[], char *const[]);
+
+int main(void)
+{
+	void *lib = dlopen("libpidfd.so.0", RTLD_NOW);
+	spawn_0_3 old = lib ? (spawn_0_3)dlvsym(lib, "libpidfd_spawn",
+					       "LIBPIDFD_0.3") : NULL;
+	char *argv[] = { "true", NULL }, *envp[] = { NULL };
+	int pidfd = -1, status = -1, ret;
+	pid_t pid = 0;
+
+	if (!old)
+		return 2;
+	ret = old(&pid, &pidfd, PIDFD_NONBLOCK, "/bin/true", NULL, NULL, argv,
+		  envp);
+	if (ret || pid <= 0 || pidfd < 0 || waitpid(pid, &status, 0) != pid)
+		return 3;
+	ret = libpidfd_spawnp(&pidfd, "true", NULL, NULL, argv, envp);
+	printf("%d %d\n", status, ret);
+	return 0;
+}
+PROG
+# shellcheck disable=SC2086
+cc -Wall -Wextra -Werror -o "$stage/old-spawn" "$stage/old-spawn.c" $cflags $libs -ldl
+[ "$(LD_LIBRARY_PATH="$root$prefix/lib" "$stage/old-spawn")" = "0 0" ] ||
+	fail "libpidfd_spawn@LIBPIDFD_0.3 or libpidfd_spawnp"
 
 # With the module backend forced, and by default (the kernel's pidfds
 # where it has pidfd_open(2), which every kernel since 5.3 has).

@@ -205,15 +205,20 @@ int libpidfd_to_module(int pidfd);
 pid_t libpidfd_fork(int *pidfd, unsigned int flags);
 
 /*
- * posix_spawn(3) that also returns the child's pidfd in *@pidfd, with
- * the rules and @flags of libpidfd_fork(). Returns 0 or an error number,
- * as posix_spawn(3) does (and does not set errno).
+ * glibc 2.39's pidfd_spawn(3) and pidfd_spawnp(3), in their argument
+ * order: posix_spawn(3)/posix_spawnp(3) that return the child's pidfd in
+ * *@pidfd instead of its PID (libpidfd_getpid() gives that), with the
+ * rules of libpidfd_fork(). Returns 0 or an error number, as posix_spawn
+ * does (and does not set errno). For PIDFD_AUTOKILL use libpidfd_fork().
  */
-int libpidfd_spawn(pid_t *pid, int *pidfd, unsigned int flags,
-		   const char *path,
+int libpidfd_spawn(int *pidfd, const char *path,
 		   const posix_spawn_file_actions_t *file_actions,
 		   const posix_spawnattr_t *attr, char *const argv[],
 		   char *const envp[]);
+int libpidfd_spawnp(int *pidfd, const char *file,
+		    const posix_spawn_file_actions_t *file_actions,
+		    const posix_spawnattr_t *attr, char *const argv[],
+		    char *const envp[]);
 
 /*
  * waitid(P_PIDFD, pidfd, info, options) (5.4) for a child of the

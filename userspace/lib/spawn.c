@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -114,11 +115,11 @@ pid_t libpidfd_fork(int *pidfd, unsigned int flags)
 	return *pidfd < 0 ? -1 : child;
 }
 
-int libpidfd_spawn(pid_t *pid, int *pidfd, unsigned int flags,
-		   const char *path,
-		   const posix_spawn_file_actions_t *file_actions,
-		   const posix_spawnattr_t *attr, char *const argv[],
-		   char *const envp[])
+static int spawn(pid_t *pid, int *pidfd, unsigned int flags, bool search,
+		 const char *path,
+		 const posix_spawn_file_actions_t *file_actions,
+		 const posix_spawnattr_t *attr, char *const argv[],
+		 char *const envp[])
 {
 	posix_spawnattr_t with_mask;
 	short attr_flags = 0;
@@ -147,7 +148,8 @@ int libpidfd_spawn(pid_t *pid, int *pidfd, unsigned int flags,
 		posix_spawnattr_setsigmask(&with_mask, &old);
 		attr = &with_mask;
 	}
-	err = posix_spawn(&child, path, file_actions, attr, argv, envp);
+	err = (search ? posix_spawnp : posix_spawn)(&child, path, file_actions,
+						     attr, argv, envp);
 	if (err) {
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		return err;
@@ -159,3 +161,42 @@ int libpidfd_spawn(pid_t *pid, int *pidfd, unsigned int flags,
 		*pid = child;
 	return 0;
 }
+
+/* glibc 2.39's pidfd_spawn(3) and pidfd_spawnp(3), argument for argument. */
+int libpidfd_spawn(int *pidfd, const char *path,
+		   const posix_spawn_file_actions_t *file_actions,
+		   const posix_spawnattr_t *attr, char *const argv[],
+		   char *const envp[])
+{
+	return spawn(NULL, pidfd, 0, false, path, file_actions, attr, argv,
+		     envp);
+}
+
+int libpidfd_spawnp(int *pidfd, const char *file,
+		    const posix_spawn_file_actions_t *file_actions,
+		    const posix_spawnattr_t *attr, char *const argv[],
+		    char *const envp[])
+{
+	return spawn(NULL, pidfd, 0, true, file, file_actions, attr, argv,
+		     envp);
+}
+
+/*
+ * libpidfd_spawn of LIBPIDFD_0.3, (pid, pidfd, flags, path, ...): kept
+ * for programs linked against it; new ones get glibc's order above.
+ */
+int libpidfd_spawn_0_3(pid_t *pid, int *pidfd, unsigned int flags,
+		       const char *path,
+		       const posix_spawn_file_actions_t *file_actions,
+		       const posix_spawnattr_t *attr, char *const argv[],
+		       char *const envp[]);
+int libpidfd_spawn_0_3(pid_t *pid, int *pidfd, unsigned int flags,
+		       const char *path,
+		       const posix_spawn_file_actions_t *file_actions,
+		       const posix_spawnattr_t *attr, char *const argv[],
+		       char *const envp[])
+{
+	return spawn(pid, pidfd, flags, false, path, file_actions, attr, argv,
+		     envp);
+}
+__asm__(".symver libpidfd_spawn_0_3, libpidfd_spawn@LIBPIDFD_0.3");
