@@ -27,17 +27,26 @@
 
 static int chosen_backend = BACKEND_UNSET;
 
-static int backend_from_env(void)
+int libpidfd_priv_backend_named(const char *name)
 {
-	const char *name = getenv("LIBPIDFD_BACKEND");
-
-	if (!name || !*name || strcmp(name, "auto") == 0)
+	if (strcmp(name, "auto") == 0)
 		return LIBPIDFD_BACKEND_AUTO;
 	if (strcmp(name, "native") == 0)
 		return LIBPIDFD_BACKEND_NATIVE;
 	if (strcmp(name, "module") == 0)
 		return LIBPIDFD_BACKEND_MODULE;
-	return BACKEND_INVALID;
+	return -1;
+}
+
+static int backend_from_env(void)
+{
+	const char *name = getenv("LIBPIDFD_BACKEND");
+	int backend;
+
+	if (!name || !*name)
+		return LIBPIDFD_BACKEND_AUTO;
+	backend = libpidfd_priv_backend_named(name);
+	return backend < 0 ? BACKEND_INVALID : backend;
 }
 
 int libpidfd_set_backend(int backend)

@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -84,6 +85,16 @@ int libpidfd_priv_control_fd(void)
 		/* Another thread published first: take its fd instead. */
 		close(fd);
 	}
+}
+
+int libpidfd_priv_module_open(pid_t pid, unsigned int flags)
+{
+	struct pidfd_open_args args = { .pid = pid, .flags = flags };
+	int ctl = libpidfd_priv_control_fd();
+
+	if (ctl < 0)
+		return -1;
+	return ioctl(ctl, PIDFD_DEV_OPEN, &args);
 }
 
 int libpidfd_probe(void)

@@ -1,22 +1,39 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Shared between the library's source files; not installed. */
+/*
+ * Shared between the library's source files; not installed. Grouped by
+ * the file that defines them, in the order the files depend on each
+ * other: device and backend first, then the proofs and conversion, then
+ * the calls (pidfd.c, and peer.c, spawn.c, waitid.c on top of it).
+ * Nothing calls a file further down the list.
+ */
 #ifndef LIBPIDFD_INTERNAL_H
 #define LIBPIDFD_INTERNAL_H
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 #include <linux/types.h>
 
 /* Hidden from the shared library's dynamic symbol table. */
 #define LIBPIDFD_PRIVATE __attribute__((visibility("hidden")))
 
+/* ---- misc.c ---------------------------------------------------------- */
+
+/* CLOCK_MONOTONIC in milliseconds. */
+LIBPIDFD_PRIVATE int64_t libpidfd_priv_now_ms(void);
+
+/* ---- device.c: /dev/pidfd --------------------------------------------- */
+
 /*
  * The process's control fd for /dev/pidfd, opened on first use. Returns
  * it, or -1 with errno (ENOPKG when the module is not loaded).
  */
 LIBPIDFD_PRIVATE int libpidfd_priv_control_fd(void);
+/* PIDFD_DEV_OPEN on the control fd. */
+LIBPIDFD_PRIVATE int libpidfd_priv_module_open(pid_t pid, unsigned int flags);
 
+/* ---- backend.c: the kernel's calls, what it can do, which kind -------- */
 
 /* What the running kernel's own pidfd calls can do, probed once. */
 struct libpidfd_native {
@@ -32,13 +49,40 @@ struct libpidfd_native {
 
 LIBPIDFD_PRIVATE const struct libpidfd_native *libpidfd_priv_native(void);
 
+/* LIBPIDFD_BACKEND_* for "auto", "native", "module"; -1 otherwise. */
+LIBPIDFD_PRIVATE int libpidfd_priv_backend_named(const char *name);
+
 LIBPIDFD_PRIVATE int libpidfd_priv_sys_pidfd_open(pid_t pid,
 						  unsigned int flags);
 LIBPIDFD_PRIVATE int libpidfd_priv_sys_send_signal(int pidfd, int sig,
 						   const siginfo_t *info,
 						   unsigned int flags);
-/* PIDFD_DEV_OPEN on the control fd. */
-LIBPIDFD_PRIVATE int libpidfd_priv_module_open(pid_t pid, unsigned int flags);
+
+static inline bool libpidfd_priv_is_self(int pidfd)
+{
+	return pidfd == PIDFD_SELF_THREAD || pidfd == PIDFD_SELF_THREAD_GROUP;
+}
+
+/* ---- procfs.c: the userspace routes ------------------------------------ */
+
+/*
+ * -1 with errno is the answer; LIBPIDFD_PRIV_UNPROVED means this route
+ * cannot prove it here (another procfs instance, a covered file, an
+ * fdinfo the caller may not read) and the module may.
+ */
+#define LIBPIDFD_PRIV_UNPROVED	(-2)
+
+/* The "Pid:" of @fd's fdinfo in the calling thread's /proc. */
+LIBPIDFD_PRIVATE int libpidfd_priv_fdinfo_pid(int fd, pid_t *nr);
+/* PIDFD_GET_PROCFD for a kernel pidfd. */
+LIBPIDFD_PRIVATE int libpidfd_priv_procdir_of(int pidfd, int procfd);
+/* PIDFD_DEV_OPEN_PROCDIR, making a kernel pidfd. */
+LIBPIDFD_PRIVATE int libpidfd_priv_pidfd_of_procdir(int dirfd,
+						    unsigned int flags);
+
+/* (getpid.c: libpidfd_getpid(), on backend.c and procfs.c.) */
+
+/* ---- convert.c: one kind of pidfd as the other ------------------------- */
 
 /*
  * @pidfd as a pidfd of @kind: the caller's own fd, or a temporary one
@@ -51,6 +95,7 @@ struct libpidfd_held {
 
 LIBPIDFD_PRIVATE int libpidfd_priv_hold(int pidfd, int kind,
 					struct libpidfd_held *held);
+LIBPIDFD_PRIVATE void libpidfd_priv_release(struct libpidfd_held *held);
 
 /*
  * Route a call on @pidfd and hold it for that route: the kind of pidfd
@@ -64,33 +109,13 @@ LIBPIDFD_PRIVATE int libpidfd_priv_take(int pidfd, bool native_can,
 
 /*
  * Whether @pidfd (of @kind) still names a process that holds pid number
- * @nr in /proc's pid namespace and has not been reaped.
+ * @nr and has not been reaped.
  */
 LIBPIDFD_PRIVATE bool libpidfd_priv_still_holds(int pidfd, int kind, pid_t nr);
 
-/*
- * procfs.c: the userspace routes. -1 with errno is the answer;
- * LIBPIDFD_PRIV_UNPROVED means this route cannot prove it here (fdinfo
- * unreadable, a procfs of another pid namespace) and the module may.
- */
-#define LIBPIDFD_PRIV_UNPROVED	(-2)
-
-/* The "Pid:" of @fd's fdinfo in the calling thread's /proc. */
-LIBPIDFD_PRIVATE int libpidfd_priv_fdinfo_pid(int fd, pid_t *nr);
-/* PIDFD_GET_PROCFD for a kernel pidfd. */
-LIBPIDFD_PRIVATE int libpidfd_priv_procdir_of(int pidfd, int procfd);
-/* PIDFD_DEV_OPEN_PROCDIR, making a kernel pidfd. */
-LIBPIDFD_PRIVATE int libpidfd_priv_pidfd_of_procdir(int dirfd,
-						    unsigned int flags);
+/* ---- pidfd.c: the calls ------------------------------------------------ */
 
 /* The kind of pidfd libpidfd_open() makes for @flags, or -1. */
 LIBPIDFD_PRIVATE int libpidfd_priv_open_kind(unsigned int flags);
-
-LIBPIDFD_PRIVATE void libpidfd_priv_release(struct libpidfd_held *held);
-
-static inline bool libpidfd_priv_is_self(int pidfd)
-{
-	return pidfd == PIDFD_SELF_THREAD || pidfd == PIDFD_SELF_THREAD_GROUP;
-}
 
 #endif

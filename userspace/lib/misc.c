@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 #include <errno.h>
 #include <string.h>
+#include <time.h>
 
 #include "libpidfd.h"
+#include "internal.h"
 
 #ifndef PIDFD_DKMS_VERSION
 #define PIDFD_DKMS_VERSION "unknown"
@@ -21,6 +23,14 @@ const char *libpidfd_strerror(int errnum)
 		return module_not_loaded;
 	/* The GNU strerror_r returns a static string or fills buf. */
 	return strerror_r(errnum, buf, sizeof(buf));
+}
+
+int64_t libpidfd_priv_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 const char *libpidfd_version(void)

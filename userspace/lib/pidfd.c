@@ -17,16 +17,6 @@
 #include "libpidfd.h"
 #include "internal.h"
 
-int libpidfd_priv_module_open(pid_t pid, unsigned int flags)
-{
-	struct pidfd_open_args args = { .pid = pid, .flags = flags };
-	int ctl = libpidfd_priv_control_fd();
-
-	if (ctl < 0)
-		return -1;
-	return ioctl(ctl, PIDFD_DEV_OPEN, &args);
-}
-
 /*
  * Which kind of pidfd libpidfd_open(@flags) makes. Auto takes the
  * kernel's where its pidfd_open(2) takes the flags and its pidfds keep
@@ -281,14 +271,6 @@ int libpidfd_get_info(int pidfd, struct pidfd_info *info, size_t size)
 	return ret;
 }
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static int poll_exit(int pidfd, int timeout_ms);
 
 int libpidfd_wait_exit(int pidfd, int timeout_ms)
@@ -309,7 +291,7 @@ int libpidfd_wait_exit(int pidfd, int timeout_ms)
 /* poll(2) for POLLIN, which both kinds of pidfd report at exit. */
 static int poll_exit(int pidfd, int timeout_ms)
 {
-	int64_t deadline = timeout_ms >= 0 ? now_ms() + timeout_ms : -1;
+	int64_t deadline = timeout_ms >= 0 ? libpidfd_priv_now_ms() + timeout_ms : -1;
 	struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
 	int left = timeout_ms;
 
@@ -334,7 +316,7 @@ static int poll_exit(int pidfd, int timeout_ms)
 		if (errno != EINTR)
 			return -1;
 		if (deadline >= 0) {
-			int64_t rest = deadline - now_ms();
+			int64_t rest = deadline - libpidfd_priv_now_ms();
 
 			left = rest > 0 ? (int)rest : 0;
 		}

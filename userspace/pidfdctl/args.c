@@ -16,6 +16,7 @@
 
 #include <libpidfd.h>
 
+#include "../lib/internal.h"
 #include "args.h"
 
 #ifndef PIDFD_DKMS_VERSION
@@ -343,17 +344,6 @@ static int parse_int(const char *text, int *value)
 	return 0;
 }
 
-int pidfdctl_parse_backend(const char *name)
-{
-	if (strcmp(name, "auto") == 0)
-		return LIBPIDFD_BACKEND_AUTO;
-	if (strcmp(name, "native") == 0)
-		return LIBPIDFD_BACKEND_NATIVE;
-	if (strcmp(name, "module") == 0)
-		return LIBPIDFD_BACKEND_MODULE;
-	return -1;
-}
-
 /* argv[0] is the command, or kill's -SIG, which getopt skips alike. */
 static int parse_options(int argc, char **argv, const char *cmdname,
 			 struct pidfdctl_args *args, FILE *err)
@@ -454,7 +444,7 @@ static int parse_options(int argc, char **argv, const char *cmdname,
 			args->verbose = true;
 			break;
 		case OPT_BACKEND:
-			args->backend = pidfdctl_parse_backend(optarg);
+			args->backend = libpidfd_priv_backend_named(optarg);
 			if (args->backend < 0) {
 				usage_error(err, "unknown backend '%s' (auto, "
 					    "native or module)", optarg);

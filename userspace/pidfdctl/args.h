@@ -91,8 +91,6 @@ void pidfdctl_print_version(FILE *out);
  */
 int pidfdctl_parse_duration(const char *text, int64_t *ms);
 int pidfdctl_parse_pid(const char *text, pid_t *pid);
-/* LIBPIDFD_BACKEND_* for "auto", "native", "module"; -1 otherwise. */
-int pidfdctl_parse_backend(const char *name);
 /* A signal by number or by name, with or without SIG, RTMIN+n, RTMAX-n. */
 int pidfdctl_parse_signal(const char *text, int *sig);
 /* "SIGTERM", "SIGRTMIN+3"; buf is used for the latter. */

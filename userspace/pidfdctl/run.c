@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "libpidfd.h"
+#include "../lib/internal.h"
 #include "args.h"
 #include "commands.h"
 
@@ -34,14 +35,6 @@ static const int forwarded_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 
 /* The process group pidfdctl was started in, before it made its own. */
 static pid_t original_pgrp;
-
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* In the child: exec CMD, or tell the parent why not through @errfd. */
 static void __attribute__((noreturn))
@@ -160,7 +153,7 @@ int pidfdctl_run(const struct pidfdctl_args *args)
 	}
 
 	if (args->timeout_ms >= 0)
-		signal_at = now_ms() + args->timeout_ms;
+		signal_at = libpidfd_priv_now_ms() + args->timeout_ms;
 
 	for (;;) {
 		struct pollfd pfds[2] = {
@@ -171,7 +164,7 @@ int pidfdctl_run(const struct pidfdctl_args *args)
 		int timeout = -1;
 
 		if (next >= 0) {
-			int64_t rest = next - now_ms();
+			int64_t rest = next - libpidfd_priv_now_ms();
 
 			timeout = rest <= 0 ? 0 : rest > INT32_MAX ? INT32_MAX : (int)rest;
 		}
@@ -193,7 +186,7 @@ int pidfdctl_run(const struct pidfdctl_args *args)
 					       args->foreground);
 			continue;
 		}
-		if (signal_at >= 0 && now_ms() >= signal_at) {
+		if (signal_at >= 0 && libpidfd_priv_now_ms() >= signal_at) {
 			timed_out = true;
 			signal_at = -1;
 			signal_command(pidfd, args->signal, args->foreground);
@@ -201,8 +194,8 @@ int pidfdctl_run(const struct pidfdctl_args *args)
 			if (args->signal != SIGKILL && args->signal != SIGCONT)
 				signal_command(pidfd, SIGCONT, args->foreground);
 			if (args->kill_after_ms >= 0)
-				kill_at = now_ms() + args->kill_after_ms;
-		} else if (kill_at >= 0 && now_ms() >= kill_at) {
+				kill_at = libpidfd_priv_now_ms() + args->kill_after_ms;
+		} else if (kill_at >= 0 && libpidfd_priv_now_ms() >= kill_at) {
 			kill_at = -1;
 			signal_command(pidfd, SIGKILL, args->foreground);
 		}
