@@ -83,12 +83,6 @@ static inline struct pid *pidfd_sock_peer_pid(struct sock *sk)
 	return pid;
 }
 
-/* The pid namespace of a procfs instance, from one of its inodes. */
-static inline struct pid_namespace *pidfd_proc_pid_ns(struct inode *inode)
-{
-	return proc_pid_ns(inode->i_sb);
-}
-
 /*
  * Some release after 6.12 gave the sched_process_exit tracepoint a
  * group_dead argument (6.12 has one argument, 7.2 two). The probe must
@@ -158,47 +152,38 @@ static inline int pidfd_task_dumpable(struct task_struct *task)
 #endif
 
 /*
- * Does AppArmor see @task with the label init_task has, its root
- * namespace's unconfined label? With @subj, the caller's subjective
- * credentials (what the task_kill hook judges a sender by), else the task's
- * objective ones. Labels are compared by identity, never by name (anyone
- * may load a profile called "unconfined"): the secid, or with 7.x's
- * lsm_prop the label pointer. Called under rcu_read_lock(), which keeps the
- * label alive between the getter and the comparison. False when it cannot
- * be told: a caller takes that as "confined".
+ * A task's LSM label, to be compared by identity, never by name: the
+ * secid, or from 7.x's lsm_prop AppArmor's label pointer; 0 when it cannot
+ * be told. @subj: the caller's subjective label (current only), else the
+ * task's objective one (5.13 split them; before, one getter). Only valid
+ * under rcu_read_lock(), which keeps a label alive.
  */
-static inline bool pidfd_apparmor_unconfined(struct task_struct *task,
+static inline unsigned long pidfd_task_label(struct task_struct *task,
 					     bool subj)
 {
 #if defined(PIDFD_HAVE_TASK_GETLSMPROP_OBJ) && defined(CONFIG_SECURITY_APPARMOR)
-	struct lsm_prop init, prop;
+	struct lsm_prop prop;
 
-	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "AppArmor label outside RCU");
-	security_task_getlsmprop_obj(&init_task, &init);
 	if (subj)
 		security_current_getlsmprop_subj(&prop);
 	else
 		security_task_getlsmprop_obj(task, &prop);
-	return init.apparmor.label && prop.apparmor.label == init.apparmor.label;
+	return (unsigned long)prop.apparmor.label;
 #elif defined(PIDFD_HAVE_TASK_GETSECID_OBJ)
-	u32 init = 0, secid = 0;
+	u32 secid = 0;
 
-	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "AppArmor label outside RCU");
-	security_task_getsecid_obj(&init_task, &init);
 	if (subj)
 		security_current_getsecid_subj(&secid);
 	else
 		security_task_getsecid_obj(task, &secid);
-	return init && secid == init;
+	return secid;
 #elif defined(PIDFD_HAVE_TASK_GETSECID)
-	u32 init = 0, secid = 0;
+	u32 secid = 0;
 
-	/* Before 5.13 there is one getter: subjective and objective are one. */
-	security_task_getsecid(&init_task, &init);
 	security_task_getsecid(task, &secid);
-	return init && secid == init;
+	return secid;
 #else
-	return false;
+	return 0;
 #endif
 }
 

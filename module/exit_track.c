@@ -60,6 +60,48 @@
 #include "pidfd_internal.h"
 #include "probe_stats.h"
 
+/*
+ * One per struct pid that has module pidfds open. All pidfds for the same
+ * struct pid share it, so that the exit status recorded when the process
+ * exits is seen through each of them.
+ */
+struct pidfd_target {
+	struct rhlist_head by_nr;	/* in the table, keyed by pid_nr(@pid) */
+	union {
+		/* Queued for a wakeup, then for the free (exit_track.c). */
+		struct llist_node wake_node;
+		/* Out of the table, waiting for lockless readers to leave. */
+		struct rcu_head rcu;
+	};
+	struct pid *pid;		/* counted reference */
+	refcount_t users;		/* open pidfd files, a queued wakeup */
+
+	/* Taken in the tracepoint probes (raw: they must not sleep on RT). */
+	raw_spinlock_t lock;
+	/*
+	 * Written and read under @lock. The dump_* fields: the last fatal,
+	 * core-dumping signal the process dequeued with a pidfd open
+	 * (signal_deliver), and its dumpability then: what a dump it starts
+	 * is made with. Recorded on the process's target. Small types, so
+	 * that the record stays at 72 bytes: any user can make the kernel
+	 * keep one per process.
+	 */
+	bool released;			/* the pid's last task was freed */
+	bool exit_recorded;
+	bool dump_signal_seen;
+	s8 dump_mode;			/* PIDFD_DUMPABLE_*, or -1 */
+	int exit_code;			/* wait(2) status */
+	u64 exit_cgroupid;
+	int dump_signal;
+	int dump_code;			/* its si_code */
+};
+
+/* The one field others see (pidfd_file_pid()). */
+struct pid *pidfd_target_pid(const struct pidfd_target *target)
+{
+	return target->pid;
+}
+
 static u32 nr_hash(pid_t nr, u32 seed)
 {
 	return jhash_1word((u32)nr, seed);

@@ -6,7 +6,6 @@
  * PIDFD_DEV_OPEN_PROCDIR and PIDFD_DEV_OPEN_PEER, make pidfds, and
  * PIDFD_DEV_IS_PIDFD recognises them. Everything else happens on the pidfds (pidfd_file.c).
  */
-#include <linux/compat.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
@@ -29,23 +28,14 @@ static long pidfd_dev_ioctl(struct file *file, unsigned int cmd,
 	return -ENOTTY;
 }
 
-#ifdef CONFIG_COMPAT
-/* Every argument is a pointer, except PIDFD_DEV_IS_PIDFD's fd number. */
-static long pidfd_dev_compat_ioctl(struct file *file, unsigned int cmd,
-				   unsigned long arg)
-{
-	if (cmd == PIDFD_DEV_IS_PIDFD)
-		return pidfd_dev_ioctl(file, cmd, arg);
-	return pidfd_dev_ioctl(file, cmd, (unsigned long)compat_ptr(arg));
-}
-#endif
-
+/*
+ * Every argument is a pointer but PIDFD_DEV_IS_PIDFD's fd number, which
+ * compat_ptr() zero-extends just as the 64-bit call passes it.
+ */
 static const struct file_operations pidfd_dev_fops = {
 	.owner		= THIS_MODULE,
 	.unlocked_ioctl	= pidfd_dev_ioctl,
-#ifdef CONFIG_COMPAT
-	.compat_ioctl	= pidfd_dev_compat_ioctl,
-#endif
+	.compat_ioctl	= compat_ptr_ioctl,
 	.llseek		= noop_llseek,
 };
 

@@ -3,7 +3,6 @@
  * The pidfd file type: an anon-inode file that pins a struct pid.
  */
 #include <linux/anon_inodes.h>
-#include <linux/compat.h>
 #include <linux/cred.h>
 #include <linux/file.h>
 #include <linux/module.h>
@@ -57,7 +56,7 @@ static int pidfd_release(struct inode *inode, struct file *file)
 	if (file->f_flags & PIDFD_AUTOKILL) {
 		struct pidfd_autokill_file *ak = file->private_data;
 
-		pidfd_autokill(target->pid, ak->cred);
+		pidfd_autokill(pidfd_target_pid(target), ak->cred);
 		put_cred(ak->cred);
 		kfree(ak);
 	}
@@ -134,29 +133,14 @@ static long pidfd_ioctl(struct file *file, unsigned int cmd,
 	return -ENOTTY;
 }
 
-#ifdef CONFIG_COMPAT
-/*
- * Every argument is a pointer, except PIDFD_GET_PROCFD's fd number and the
- * namespace ioctls' (must be) zero.
- */
-static long pidfd_compat_ioctl(struct file *file, unsigned int cmd,
-			       unsigned long arg)
-{
-	if (cmd == PIDFD_GET_PROCFD || pidfd_is_ns_ioctl(cmd))
-		return pidfd_ioctl(file, cmd, arg);
-	return pidfd_ioctl(file, cmd, (unsigned long)compat_ptr(arg));
-}
-#endif
-
 static const struct file_operations pidfd_file_fops = {
 	.owner		= THIS_MODULE,
 	.release	= pidfd_release,
 	.poll		= pidfd_poll,
 	.show_fdinfo	= pidfd_show_fdinfo,
 	.unlocked_ioctl	= pidfd_ioctl,
-#ifdef CONFIG_COMPAT
-	.compat_ioctl	= pidfd_compat_ioctl,
-#endif
+	/* PIDFD_GET_PROCFD's fd number and the ns ioctls' 0 survive it. */
+	.compat_ioctl	= compat_ptr_ioctl,
 	.llseek		= noop_llseek,
 };
 

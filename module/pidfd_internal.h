@@ -10,6 +10,7 @@
 #include <linux/magic.h>
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
+#include <linux/proc_fs.h>
 #include <linux/refcount.h>
 #include <linux/rhashtable-types.h>
 #include <linux/sched.h>
@@ -18,40 +19,12 @@
 #include <linux/pidfd_dev.h>
 
 /*
- * One per struct pid that has module pidfds open. All pidfds for the same
- * struct pid share it, so that the exit status recorded when the process
- * exits is seen through each of them.
+ * One per struct pid that has module pidfds open, shared by them all so
+ * that the exit status recorded when the process exits is seen through
+ * each (exit_track.c owns it; only its pid is seen outside).
  */
-struct pidfd_target {
-	struct rhlist_head by_nr;	/* in the table, keyed by pid_nr(@pid) */
-	union {
-		/* Queued for a wakeup, then for the free (exit_track.c). */
-		struct llist_node wake_node;
-		/* Out of the table, waiting for lockless readers to leave. */
-		struct rcu_head rcu;
-	};
-	struct pid *pid;		/* counted reference */
-	refcount_t users;		/* open pidfd files, a queued wakeup */
-
-	/* Taken in the tracepoint probes (raw: they must not sleep on RT). */
-	raw_spinlock_t lock;
-	/*
-	 * Written and read under @lock. The dump_* fields: the last fatal,
-	 * core-dumping signal the process dequeued with a pidfd open
-	 * (signal_deliver), and its dumpability then: what a dump it starts
-	 * is made with. Recorded on the process's target. Small types, so
-	 * that the record stays at 72 bytes: any user can make the kernel
-	 * keep one per process.
-	 */
-	bool released;			/* the pid's last task was freed */
-	bool exit_recorded;
-	bool dump_signal_seen;
-	s8 dump_mode;			/* PIDFD_DUMPABLE_*, or -1 */
-	int exit_code;			/* wait(2) status */
-	u64 exit_cgroupid;
-	int dump_signal;
-	int dump_code;			/* its si_code */
-};
+struct pidfd_target;
+struct pid *pidfd_target_pid(const struct pidfd_target *target);
 
 /* What a target's exit left, for PIDFD_GET_INFO. */
 struct pidfd_exit_record {
@@ -102,7 +75,7 @@ static inline struct pidfd_target *pidfd_file_target(const struct file *file)
 
 static inline struct pid *pidfd_file_pid(const struct file *file)
 {
-	return pidfd_file_target(file)->pid;
+	return pidfd_target_pid(pidfd_file_target(file));
 }
 
 static inline bool pidfd_is_thread(const struct file *file)
@@ -133,6 +106,12 @@ static inline bool pidfd_pid_holds_number(struct pid *pid,
 	held = find_pid_ns(nr, ns) == pid && pid_has_task(pid, PIDTYPE_PID);
 	rcu_read_unlock();
 	return held;
+}
+
+/* The pid namespace of a procfs instance, from one of its inodes. */
+static inline struct pid_namespace *pidfd_proc_pid_ns(struct inode *inode)
+{
+	return proc_pid_ns(inode->i_sb);
 }
 
 /* Is @path the root directory of a procfs instance? */

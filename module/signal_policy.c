@@ -185,13 +185,18 @@ out:
 /*
  * AppArmor answers every signal alike when neither side is confined: it
  * mediates no signal of its root namespace's unconfined label, sent or
- * received.
+ * received. That label is init_task's; a label that cannot be told
+ * counts as confined. Compared by identity: anyone may load a profile
+ * called "unconfined".
  */
 static bool apparmor_unconfined_pair(struct task_struct *target)
 {
+	unsigned long unconfined;
+
 	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "AppArmor pair outside RCU");
-	return pidfd_apparmor_unconfined(current, true) &&
-	       pidfd_apparmor_unconfined(target, false);
+	unconfined = pidfd_task_label(&init_task, false);
+	return unconfined && pidfd_task_label(current, true) == unconfined &&
+	       pidfd_task_label(target, false) == unconfined;
 }
 
 /* "selinux,bpf": the LSMs in @mask, comma separated. */
