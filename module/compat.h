@@ -15,6 +15,7 @@
 #include <linux/rcupdate.h>
 #include <linux/sched/task.h>
 #include <linux/security.h>
+#include <linux/bpf-cgroup.h>
 #include <net/sock.h>
 
 /*
@@ -65,22 +66,37 @@ int vfs_path_lookup(struct dentry *dentry, struct vfsmount *mnt,
 #endif
 
 /*
- * A socket's peer process, referenced, or NULL. 5.15 guarded sk_peer_pid
- * with sk_peer_lock (commit 35306eb23814; Debian's 5.10 has it too);
- * before, it was written once at connect and read unlocked.
+ * A socket's peer process, referenced; NULL without one. 5.15 guarded
+ * sk_peer_pid with sk_peer_lock (commit 35306eb23814; Debian's 5.10 has
+ * it); before, a listen() could free it under a reader: EOPNOTSUPP there.
  */
 static inline struct pid *pidfd_sock_peer_pid(struct sock *sk)
 {
+#ifdef PIDFD_HAVE_SK_PEER_LOCK
 	struct pid *pid;
 
-#ifdef PIDFD_HAVE_SK_PEER_LOCK
 	spin_lock(&sk->sk_peer_lock);
 	pid = get_pid(sk->sk_peer_pid);
 	spin_unlock(&sk->sk_peer_lock);
-#else
-	pid = get_pid(READ_ONCE(sk->sk_peer_pid));
-#endif
 	return pid;
+#else
+	return ERR_PTR(-EOPNOTSUPP);
+#endif
+}
+
+/*
+ * Is a cgroup-BPF getsockopt program attached anywhere? 5.15 keyed each
+ * attach type apart; before, one key says whether any cgroup program is.
+ */
+static inline bool pidfd_cgroup_getsockopt_hooked(void)
+{
+#if !IS_ENABLED(CONFIG_CGROUP_BPF)
+	return false;
+#elif defined(PIDFD_HAVE_CGROUP_BPF_KEYS)
+	return cgroup_bpf_enabled(CGROUP_GETSOCKOPT);
+#else
+	return cgroup_bpf_enabled;
+#endif
 }
 
 /*

@@ -13,6 +13,8 @@ ccflags-$(call pidfd_hdr_has,linux/namei.h,int vfs_path_lookup) += -DPIDFD_HAVE_
 ccflags-$(call pidfd_hdr_has,linux/fs.h,typedef bool .\*filldir_t) += -DPIDFD_HAVE_FILLDIR_BOOL
 ccflags-$(call pidfd_hdr_has,uapi/linux/pidfd.h,define PIDFD_INFO_EXIT) += -DPIDFD_HAVE_OPEN_ENOENT
 ccflags-$(call pidfd_hdr_has,net/sock.h,spinlock_t[[:space:]]+sk_peer_lock) += -DPIDFD_HAVE_SK_PEER_LOCK
+ccflags-$(call pidfd_hdr_has,uapi/asm-generic/socket.h,define SO_PEERPIDFD) += -DPIDFD_HAVE_SO_PEERPIDFD
+ccflags-$(call pidfd_hdr_has,linux/bpf-cgroup.h,cgroup_bpf_enabled_key\[) += -DPIDFD_HAVE_CGROUP_BPF_KEYS
 ccflags-$(call pidfd_hdr_has,trace/events/sched.h,bool group_dead) += -DPIDFD_HAVE_SCHED_PROCESS_EXIT_GROUP_DEAD
 # Where a task's dumpability lives: its exec state (7.x) or its mm.
 ccflags-$(call pidfd_hdr_has,linux/sched.h,struct task_exec_state __rcu) += -DPIDFD_HAVE_TASK_EXEC_STATE

@@ -30,14 +30,24 @@ long pidfd_dev_open_peer(unsigned int cmd, void __user *uarg)
 		return err;
 	if (args.flags & ~PIDFD_NONBLOCK)
 		return -EINVAL;
+	/* The kernel's own call runs every check: use it. */
+	if (IS_ENABLED(PIDFD_HAVE_SO_PEERPIDFD))
+		return -EOPNOTSUPP;
 
 	/* EBADF for no such fd, ENOTSOCK for another kind of file. */
 	sock = sockfd_lookup(args.sockfd, &err);
 	if (!sock)
 		return err;
+	err = pidfd_peer_policy_check();
+	if (err) {
+		sockfd_put(sock);
+		return err;
+	}
 	/* Unconnected, or a family that records no peer process. */
 	pid = pidfd_sock_peer_pid(sock->sk);
 	sockfd_put(sock);
+	if (IS_ERR(pid))
+		return PTR_ERR(pid);
 	if (!pid)
 		return -ENODATA;
 

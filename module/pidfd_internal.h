@@ -141,6 +141,7 @@ long pidfd_send_signal_ioctl(struct file *file, unsigned int cmd,
 /* signal_policy.c */
 int pidfd_signal_policy_init(void);
 int pidfd_signal_policy_check(struct task_struct *target, int sig);
+int pidfd_peer_policy_check(void);
 
 /* procfd.c */
 long pidfd_get_procfd(struct file *file, int procfd);

@@ -253,6 +253,42 @@ int pidfd_signal_policy_check(struct task_struct *target, int sig)
 	return -EACCES;
 }
 
+/**
+ * pidfd_peer_policy_check - may the caller have its socket's peer?
+ *
+ * getsockopt(SO_PEERCRED), the kernel's own way to the peer, asks the
+ * LSMs (security_socket_getsockopt(), not exported) and cgroup-BPF
+ * getsockopt programs first. The module can ask neither, so it answers
+ * only where no such judge could refuse: no LSM that has that hook
+ * active (AppArmor counts only for a confined caller), or one the
+ * administrator trusts (signal_lsm_trust: "bpf" covers cgroup-BPF too),
+ * and no cgroup getsockopt program attached.
+ *
+ * Return: 0, or -EACCES (logged, rate-limited).
+ */
+int pidfd_peer_policy_check(void)
+{
+	unsigned long doubt = active_lsms & ~READ_ONCE(trusted_lsms);
+	char names[64];
+
+	rcu_read_lock();
+	if ((doubt & BIT(LSM_APPARMOR)) &&
+	    pidfd_task_label(current, true) ==
+	    pidfd_task_label(&init_task, false) &&
+	    pidfd_task_label(current, true))
+		doubt &= ~BIT(LSM_APPARMOR);
+	rcu_read_unlock();
+	if (pidfd_cgroup_getsockopt_hooked() &&
+	    !(READ_ONCE(trusted_lsms) & BIT(LSM_BPF)))
+		doubt |= BIT(LSM_BPF);
+	if (!doubt)
+		return 0;
+	lsm_list(names, sizeof(names), doubt);
+	pr_notice_ratelimited("refused the peer of a socket to pid %d: '%s' may refuse getsockopt(SO_PEERCRED), which the module cannot ask (docs/security.md)\n",
+			      task_pid_nr(current), names);
+	return -EACCES;
+}
+
 /*
  * signal_lsm_trust: the LSMs whose answer for signal 0 the administrator
  * accepts for every signal ("apparmor,bpf", "all", or empty). Root only;

@@ -11,6 +11,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -20,6 +21,7 @@
 
 #include <libpidfd.h>
 
+#include "lsm_test.h"
 #include "pidfd_test.h"
 
 #ifndef SO_PEERPIDFD
@@ -85,6 +87,55 @@ static pid_t kernel_peer_pid(int sockfd)
 	return pid;
 }
 
+/* Does the kernel have getsockopt(SO_PEERPIDFD) (6.5)? */
+static bool kernel_has_peerpidfd(void)
+{
+	socklen_t len = sizeof(int);
+	int sv[2], fd = -1;
+	bool has;
+
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	has = getsockopt(sv[0], SOL_SOCKET, SO_PEERPIDFD, &fd, &len) == 0;
+	if (has)
+		close(fd);
+	close(sv[0]);
+	close(sv[1]);
+	return has;
+}
+
+/*
+ * A module pidfd for @sock's peer: the module's ioctl where the kernel
+ * has no SO_PEERPIDFD; where it has, the module refuses (EOPNOTSUPP) and
+ * libpidfd takes the kernel's and converts it.
+ */
+static int open_peer(int sock, unsigned int flags)
+{
+	if (!kernel_has_peerpidfd())
+		return pt_open_peer(sock, flags);
+	ck_assert_errno(pt_open_peer(sock, flags), EOPNOTSUPP);
+	ck_assert_int_eq(libpidfd_set_backend(LIBPIDFD_BACKEND_MODULE), 0);
+	return libpidfd_peer_open(sock, flags);
+}
+
+/*
+ * What opening the peer of @sock gives once the peer is reaped: ESRCH
+ * from the module (and from a conversion of 7.x's stale pidfd), else the
+ * kernel's own errno (EINVAL on 6.5-6.14).
+ */
+static int reaped_peer_errno(int sock)
+{
+	socklen_t len = sizeof(int);
+	int fd;
+
+	if (!kernel_has_peerpidfd())
+		return ESRCH;
+	if (getsockopt(sock, SOL_SOCKET, SO_PEERPIDFD, &fd, &len) == 0) {
+		close(fd);
+		return ESRCH;
+	}
+	return errno;
+}
+
 START_TEST(socketpair_peer_is_self)
 {
 	static const int types[] = { SOCK_STREAM, SOCK_SEQPACKET, SOCK_DGRAM };
@@ -95,15 +146,16 @@ START_TEST(socketpair_peer_is_self)
 
 		ck_assert_int_eq(socketpair(AF_UNIX, types[i] | SOCK_CLOEXEC, 0,
 					    sv), 0);
-		fd = ck_assert_ok(pt_open_peer(sv[0], 0));
+		fd = ck_assert_ok(open_peer(sv[0], 0));
 		ck_assert_int_eq(pt_pidfd_pid(fd), getpid());
 		ck_assert_int_eq(fcntl(fd, F_GETFD), FD_CLOEXEC);
 		ck_assert_int_eq(fcntl(fd, F_GETFL) & O_NONBLOCK, 0);
-		ck_assert_int_eq(ioctl(pt_dev(), PIDFD_DEV_IS_PIDFD, fd), 1);
+		ck_assert_int_eq(libpidfd_pidfd_backend(fd),
+				 LIBPIDFD_BACKEND_MODULE);
 		kernel = kernel_peer_pid(sv[0]);
 		ck_assert(kernel == 0 || kernel == getpid());
 		close(fd);
-		fd = ck_assert_ok(pt_open_peer(sv[1], PIDFD_NONBLOCK));
+		fd = ck_assert_ok(open_peer(sv[1], PIDFD_NONBLOCK));
 		ck_assert_int_eq(fcntl(fd, F_GETFL) & O_NONBLOCK, O_NONBLOCK);
 		close(fd);
 		close(sv[0]);
@@ -124,7 +176,7 @@ START_TEST(accepted_peer_is_the_child)
 		pid_t child, kernel;
 
 		child = connect_child(&addr, types[i], listener, -1, &conn);
-		fd = ck_assert_ok(pt_open_peer(conn, 0));
+		fd = ck_assert_ok(open_peer(conn, 0));
 		ck_assert_int_eq(pt_pidfd_pid(fd), child);
 		kernel = kernel_peer_pid(conn);
 		ck_assert(kernel == 0 || kernel == child);
@@ -147,11 +199,11 @@ START_TEST(peer_exits)
 
 	child = connect_child(&addr, SOCK_STREAM, listener, 3, &conn);
 	ck_assert_int_eq(pt_wait_zombie(child), 0);
-	fd = ck_assert_ok(pt_open_peer(conn, 0));
+	fd = ck_assert_ok(open_peer(conn, 0));
 	ck_assert_int_eq(pt_pidfd_pid(fd), child);
 	ck_assert_int_eq(pt_poll1(fd, POLLIN, 0) & POLLIN, POLLIN);
 	ck_assert_int_eq(pt_reap(child), 3);
-	ck_assert_errno(pt_open_peer(conn, 0), ESRCH);
+	ck_assert_errno(open_peer(conn, 0), reaped_peer_errno(conn));
 	close(fd);
 	close(conn);
 	close(listener);
@@ -192,12 +244,12 @@ START_TEST(peer_passes_the_socket_on)
 	conn = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
 	ck_assert_int_ge(conn, 0);
 	ck_assert_int_eq(read(ready[0], &heir, sizeof(heir)), sizeof(heir));
-	fd = ck_assert_ok(pt_open_peer(conn, 0));
+	fd = ck_assert_ok(open_peer(conn, 0));
 	ck_assert_int_eq(pt_pidfd_pid(fd), child);
 	pt_kill_reap(child);
 	/* The heir holds the socket; the peer is gone, never the heir. */
 	ck_assert(pt_alive(heir));
-	ck_assert_errno(pt_open_peer(conn, 0), ESRCH);
+	ck_assert_errno(open_peer(conn, 0), reaped_peer_errno(conn));
 	ck_assert_errno(pt_send_signal(fd, 0, NULL, 0), ESRCH);
 	ck_assert(pt_alive(heir));
 	ck_assert_int_eq(kill(heir, SIGKILL), 0);
@@ -220,11 +272,11 @@ START_TEST(peer_number_recycled)
 	listener = listen_on(&addr, SOCK_STREAM);
 	child = connect_child(&addr, SOCK_STREAM, listener, -1, &conn);
 	ck_assert_int_eq(child, PT_PID_RECYCLE);
-	early = ck_assert_ok(pt_open_peer(conn, 0));
+	early = ck_assert_ok(open_peer(conn, 0));
 	pt_kill_reap(child);
 	newcomer = pt_fork_sleeper_at(child);
 	ck_assert_int_eq(newcomer, child);
-	ck_assert_errno(pt_open_peer(conn, 0), ESRCH);
+	ck_assert_errno(open_peer(conn, 0), reaped_peer_errno(conn));
 	ck_assert_errno(pt_send_signal(early, SIGKILL, NULL, 0), ESRCH);
 	ck_assert(pt_alive(newcomer));
 	pt_kill_reap(newcomer);
@@ -245,7 +297,7 @@ static int unprivileged_child(void *arg)
 	sock = socket(AF_UNIX, SOCK_STREAM, 0);
 	PT_REQUIRE(sock >= 0 && connect(sock, (const struct sockaddr *)addr,
 					sizeof(*addr)) == 0, "connect: %m");
-	fd = pt_open_peer(sock, 0);
+	fd = open_peer(sock, 0);
 	PT_CHECK(fd >= 0, "OPEN_PEER as nobody: %s", pt_errname(errno));
 	/* GET_INFO: 5.10 keeps a non-dumpable process from its fdinfo. */
 	PT_CHECK(pt_get_info(fd, &info, PIDFD_INFO_PID) == 0 &&
@@ -283,6 +335,15 @@ START_TEST(errors)
 	ck_assert_int_ge(lone, 0);
 	ck_assert_int_ge(tcp, 0);
 
+	if (kernel_has_peerpidfd()) {
+		/* The kernel's own call runs every check: the module refuses. */
+		ck_assert_errno(pt_open_peer(sv[0], 0), EOPNOTSUPP);
+		ck_assert_errno(libpidfd_peer_open(lone, 0), ENODATA);
+		ck_assert_errno(libpidfd_peer_open(fds[0], 0), ENOTSOCK);
+		ck_assert_errno(libpidfd_peer_open(-1, 0), EBADF);
+		ck_assert_errno(libpidfd_peer_open(sv[0], 1), EINVAL);
+		goto out;
+	}
 	ck_assert_errno(pt_open_peer(lone, 0), ENODATA);
 	ck_assert_errno(pt_open_peer(tcp, 0), ENODATA);
 	ck_assert_errno(pt_open_peer(fds[0], 0), ENOTSOCK);
@@ -300,22 +361,56 @@ START_TEST(errors)
 	close(ck_assert_ok(ioctl(pt_dev(), PEER_CMD(sizeof(big)), big)));
 	big[12] = 1;
 	ck_assert_errno(ioctl(pt_dev(), PEER_CMD(sizeof(big)), big), E2BIG);
-	/* The kernel's answer for the same cases, where it has one. */
-	if (kernel_peer_pid(sv[0])) {
-		socklen_t len = sizeof(int);
-		int fd;
-
-		ck_assert_errno(getsockopt(lone, SOL_SOCKET, SO_PEERPIDFD, &fd,
-					   &len), ENODATA);
-		ck_assert_errno(getsockopt(fds[0], SOL_SOCKET, SO_PEERPIDFD,
-					   &fd, &len), ENOTSOCK);
-	}
+out:
 	close(tcp);
 	close(lone);
 	close(fds[0]);
 	close(fds[1]);
 	close(sv[0]);
 	close(sv[1]);
+}
+END_TEST
+
+/*
+ * An LSM that refuses the caller getsockopt() on its socket refuses the
+ * peer too: the kernel's SO_PEERPIDFD asks it, the module (which cannot)
+ * refuses for a confined caller.
+ */
+static int confined_child(void *arg)
+{
+	bool kernel_has = *(const bool *)arg;
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+	int sv[2], refused, fd;
+
+	PT_REQUIRE(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0, "%m");
+	PT_REQUIRE(pt_dev() >= 0, "/dev/pidfd: %m");
+	PT_REQUIRE(lt_apparmor_enter("pidfd_no_unix_net") == 0, "enter: %m");
+	refused = getsockopt(sv[0], SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0 ?
+		  errno : 0;
+	PT_CHECK(refused == EACCES, "SO_PEERCRED: %s, want EACCES",
+		 pt_errname(refused));
+	if (!kernel_has) {
+		fd = pt_open_peer(sv[0], 0);
+		PT_CHECK(fd < 0 && errno == EACCES, "OPEN_PEER: %d/%s", fd,
+			 pt_errname(errno));
+	}
+	fd = libpidfd_peer_open(sv[0], 0);
+	PT_CHECK(fd < 0 && errno == EACCES, "libpidfd_peer_open: %d/%s", fd,
+		 pt_errname(errno));
+	return 0;
+}
+
+START_TEST(confined_caller_refused)
+{
+	bool kernel_has = kernel_has_peerpidfd();
+	char msg[512] = "";
+
+	if (!lt_lsm_active("apparmor"))
+		return;	/* Debian's kernels all have it active */
+	ck_assert_msg(lt_apparmor_load(LT_PROFILES) == 0, "load: %m");
+	ck_assert_msg(pt_run(confined_child, &kernel_has, msg, sizeof(msg)) == 0,
+		      "%s", msg);
 }
 END_TEST
 
@@ -364,6 +459,7 @@ int main(void)
 	tcase_add_test(tc, peer_passes_the_socket_on);
 	tcase_add_test(tc, peer_number_recycled);
 	tcase_add_test(tc, unprivileged_caller);
+	tcase_add_test(tc, confined_caller_refused);
 	tcase_add_test(tc, errors);
 	tcase_add_test(tc, library_peer_open);
 	return pt_main(s);

@@ -2,7 +2,7 @@
 /*
  * libpidfd_peer_open(): the pidfd of a connected socket's peer. The
  * kernel's getsockopt(SO_PEERPIDFD) (6.5) where it has it, the module's
- * PIDFD_DEV_OPEN_PEER otherwise; both make it from the peer the socket
+ * PIDFD_DEV_OPEN_PEER before; both make it from the peer the socket
  * recorded at connect time, never from a number.
  */
 #include <errno.h>
@@ -50,9 +50,30 @@ static int module_peer(int sockfd, unsigned int flags)
 	return ioctl(ctl, PIDFD_DEV_OPEN_PEER, &args);
 }
 
+/* @fd as a pidfd of @kind: itself, or converted (and @fd closed). */
+static int as_kind(int fd, int kind)
+{
+	int other, saved;
+
+	if (fd < 0 || libpidfd_pidfd_backend(fd) == kind)
+		return fd;
+	other = kind == LIBPIDFD_BACKEND_MODULE ? libpidfd_to_module(fd) :
+						  libpidfd_to_native(fd);
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return other;
+}
+
+/*
+ * The kernel's option wherever it exists: it runs every check the
+ * kernel has (LSMs, cgroup-BPF), which the module can only imitate, and
+ * the module refuses there. Its pidfd is converted if the backend wants
+ * the module's kind.
+ */
 int libpidfd_peer_open(int sockfd, unsigned int flags)
 {
-	int kind, fd, native, saved;
+	int kind, fd;
 
 	if (flags & ~PIDFD_NONBLOCK) {
 		errno = EINVAL;
@@ -61,19 +82,12 @@ int libpidfd_peer_open(int sockfd, unsigned int flags)
 	kind = libpidfd_priv_open_kind(flags);
 	if (kind < 0)
 		return -1;
-	if (kind == LIBPIDFD_BACKEND_NATIVE) {
-		/* ENOPROTOOPT: a kernel before SO_PEERPIDFD. */
-		fd = kernel_peer(sockfd, flags);
-		if (fd >= 0 || errno != ENOPROTOOPT ||
-		    libpidfd_get_backend() == LIBPIDFD_BACKEND_NATIVE)
-			return fd;
-	}
-	fd = module_peer(sockfd, flags);
-	if (fd < 0 || kind == LIBPIDFD_BACKEND_MODULE)
-		return fd;
-	native = libpidfd_to_native(fd);
-	saved = errno;
-	close(fd);
-	errno = saved;
-	return native;
+	fd = kernel_peer(sockfd, flags);
+	if (fd >= 0)
+		return as_kind(fd, kind);
+	/* ENOPROTOOPT: a kernel before SO_PEERPIDFD (6.5). */
+	if (errno != ENOPROTOOPT ||
+	    libpidfd_get_backend() == LIBPIDFD_BACKEND_NATIVE)
+		return -1;
+	return as_kind(module_peer(sockfd, flags), kind);
 }
