@@ -84,6 +84,13 @@ static inline struct pid *pidfd_sock_peer_pid(struct sock *sk)
 #endif
 }
 
+/* 6.5 gave getsockopt(SO_PEERPIDFD), which asks every judge: use it. */
+#ifdef PIDFD_HAVE_SO_PEERPIDFD
+#define PIDFD_KERNEL_HAS_PEERPIDFD	true
+#else
+#define PIDFD_KERNEL_HAS_PEERPIDFD	false
+#endif
+
 /*
  * Is a cgroup-BPF getsockopt program attached anywhere? 5.15 keyed each
  * attach type apart; before, one key says whether any cgroup program is.

@@ -31,7 +31,7 @@ long pidfd_dev_open_peer(unsigned int cmd, void __user *uarg)
 	if (args.flags & ~PIDFD_NONBLOCK)
 		return -EINVAL;
 	/* The kernel's own call runs every check: use it. */
-	if (IS_ENABLED(PIDFD_HAVE_SO_PEERPIDFD))
+	if (PIDFD_KERNEL_HAS_PEERPIDFD)
 		return -EOPNOTSUPP;
 
 	/* EBADF for no such fd, ENOTSOCK for another kind of file. */
