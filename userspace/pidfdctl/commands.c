@@ -69,8 +69,8 @@ void pidfdctl_say_pidfd(pid_t pid, int pidfd)
 
 /*
  * Does @pid name a thread that leads no process? Only for the message:
- * its thread pidfd says, or where none can be had (before 6.9 without
- * the module), the thread's own /proc/<tid>/status.
+ * its thread pidfd says (PIDFD_GET_INFO), or where that cannot be asked
+ * (before 6.13 without the module), the thread's own /proc/<tid>/status.
  */
 static bool is_thread_id(pid_t pid)
 {
@@ -81,10 +81,11 @@ static bool is_thread_id(pid_t pid)
 	FILE *status;
 
 	if (fd >= 0) {
-		thread = libpidfd_get_info(fd, &info, sizeof(info)) == 0 &&
-			 info.pid != info.tgid;
+		int asked = libpidfd_get_info(fd, &info, sizeof(info));
+
 		close(fd);
-		return thread;
+		if (asked == 0)
+			return info.pid != info.tgid;
 	}
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
 	status = fopen(path, "re");
