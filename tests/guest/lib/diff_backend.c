@@ -23,6 +23,7 @@
 
 #include "libpidfd.h"
 #include "diff_backend.h"
+#include "pidfd_test.h"
 
 #ifndef P_PIDFD
 #define P_PIDFD 3
@@ -64,11 +65,6 @@ int db_sys_waitid_pidfd(int pidfd, siginfo_t *info, int options)
 	return ret;
 }
 
-pid_t db_gettid(void)
-{
-	return (pid_t)syscall(SYS_gettid);
-}
-
 int db_tgkill(pid_t tgid, pid_t tid, int sig)
 {
 	return (int)syscall(SYS_tgkill, tgid, tid, sig);
@@ -82,20 +78,6 @@ int db_sigqueueinfo(pid_t pid, int sig, siginfo_t *info)
 int db_tgsigqueueinfo(pid_t tgid, pid_t tid, int sig, siginfo_t *info)
 {
 	return (int)syscall(SYS_rt_tgsigqueueinfo, tgid, tid, sig, info);
-}
-
-int db_sigtimedwait(const sigset_t *set, siginfo_t *si, int timeout_ms)
-{
-	struct timespec ts = {
-		.tv_sec = timeout_ms / 1000,
-		.tv_nsec = (long)(timeout_ms % 1000) * 1000000L,
-	};
-	int ret;
-
-	do
-		ret = (int)syscall(SYS_rt_sigtimedwait, set, si, &ts, 8);
-	while (ret < 0 && errno == EINTR);
-	return ret;
 }
 
 void db_make_info(siginfo_t *si, int sig, int code, int value)
@@ -133,19 +115,6 @@ int db_get_info(enum db_backend b, int pidfd, struct pidfd_info *info,
 	if (b == DB_NATIVE)
 		return ioctl(pidfd, PIDFD_GET_INFO, info);
 	return libpidfd_get_info(pidfd, info, sizeof(*info));
-}
-
-int db_poll(int fd, int timeout_ms)
-{
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-	int ret;
-
-	do
-		ret = poll(&p, 1, timeout_ms);
-	while (ret < 0 && errno == EINTR);
-	if (ret <= 0)
-		return ret;
-	return p.revents;
 }
 
 int db_fdinfo(int fd, const char *key, char *out, size_t len)
@@ -207,14 +176,6 @@ int db_pending(pid_t pid, pid_t tid, uint64_t *sigpnd, uint64_t *shdpnd)
 
 /* ---- processes ----------------------------------------------------- */
 
-int64_t db_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 pid_t db_fork(void)
 {
 	sigset_t all, old;
@@ -252,10 +213,10 @@ int db_reap(pid_t pid)
 
 int db_wait_zombie(pid_t pid, int timeout_ms)
 {
-	int64_t end = db_now_ms() + timeout_ms;
+	int64_t end = pt_now_ms() + timeout_ms;
 	siginfo_t si;
 
-	while (db_now_ms() < end) {
+	while (pt_now_ms() < end) {
 		memset(&si, 0, sizeof(si));
 		if (waitid(P_PID, pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0)
 			return -1;
@@ -271,13 +232,6 @@ int db_wait_zombie(pid_t pid, int timeout_ms)
 
 static struct db_features features;
 static bool probed;
-
-bool db_kernel_at_least(int major, int minor)
-{
-	const struct db_features *f = db_features();
-
-	return f->kmajor > major || (f->kmajor == major && f->kminor >= minor);
-}
 
 int db_landlock_abi(void)
 {
@@ -332,7 +286,7 @@ static void probe_reaped(struct db_features *f)
 	db_reap(pid);
 	if (fd < 0)
 		return;
-	f->pollhup = (db_poll(fd, 1000) & POLLHUP) != 0;
+	f->pollhup = (pt_poll1(fd, POLLIN, 1000) & POLLHUP) != 0;
 	if (f->get_info && db_get_info(DB_NATIVE, fd, &info, PIDFD_INFO_EXIT) == 0)
 		f->info_exit = (info.mask & PIDFD_INFO_EXIT) &&
 			       WIFEXITED(info.exit_code) &&
@@ -577,8 +531,8 @@ static void target_serve(int which)
 		sigemptyset(&set);
 		sigaddset(&set, req.sig);
 		m.kind = 2;
-		m.d.tid = db_gettid();
-		m.d.ret = db_sigtimedwait(&set, &si, 0);
+		m.d.tid = pt_gettid();
+		m.d.ret = pt_sigtimedwait(&set, &si, 0);
 		m.d.err = m.d.ret < 0 ? errno : 0;
 		m.d.signo = si.si_signo;
 		m.d.code = si.si_code;
@@ -593,7 +547,7 @@ static void target_serve(int which)
 static void *target_worker(void *arg)
 {
 	(void)arg;
-	__atomic_store_n(&worker_tid, db_gettid(), __ATOMIC_RELEASE);
+	__atomic_store_n(&worker_tid, pt_gettid(), __ATOMIC_RELEASE);
 	target_serve(1);
 	return NULL;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Helpers of the differential suite (tests/guest/check_differential.c):
+ * Helpers of the differential suite (tests/guest/check_differential_*.c):
  * the two backends (the kernel's own pidfd calls, and the module through
  * libpidfd), run-time probes of the native features, and small "servers"
  * (a signal target and a signal sender with given credentials) that the
@@ -45,7 +45,6 @@ struct db_features {
 
 /* Probes once (forks a child for the reap-dependent probes). */
 const struct db_features *db_features(void);
-bool db_kernel_at_least(int major, int minor);
 
 /*
  * Says (on stdout) that the native half of @what was not compared on this
@@ -69,19 +68,14 @@ int db_send(enum db_backend b, int pidfd, int sig, const siginfo_t *info,
 int db_get_info(enum db_backend b, int pidfd, struct pidfd_info *info,
 		uint64_t mask);
 
-/* poll() one fd for POLLIN: revents, 0 on timeout, -1 on error. */
-int db_poll(int fd, int timeout_ms);
 /* The fdinfo line @key ("Pid:") of our descriptor @fd, value only. */
 int db_fdinfo(int fd, const char *key, char *out, size_t len);
 
 /* ---- raw signal helpers -------------------------------------------- */
 
-pid_t db_gettid(void);
 int db_tgkill(pid_t tgid, pid_t tid, int sig);
 int db_sigqueueinfo(pid_t pid, int sig, siginfo_t *info);
 int db_tgsigqueueinfo(pid_t tgid, pid_t tid, int sig, siginfo_t *info);
-/* rt_sigtimedwait(2) without glibc (which folds SI_TKILL into SI_USER). */
-int db_sigtimedwait(const sigset_t *set, siginfo_t *si, int timeout_ms);
 /* A caller's siginfo: si_pid/si_uid are the caller's, si_int @value. */
 void db_make_info(siginfo_t *si, int sig, int code, int value);
 
@@ -95,7 +89,6 @@ pid_t db_fork(void);
 int db_reap(pid_t pid);
 /* Waits until @pid is a zombie (not reaped). 0 or -1. */
 int db_wait_zombie(pid_t pid, int timeout_ms);
-int64_t db_now_ms(void);
 
 /* ---- Landlock (6.12+) --------------------------------------------- */
 
