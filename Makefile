@@ -150,7 +150,7 @@ $(GUEST)/bench_pidfd: bench/bench_pidfd.c uapi/linux/pidfd_dev.h
 # (docs/performance.md); make check runs the short mode on one kernel.
 BENCH_KERNELS ?= 6.1 7.2
 bench: $(GUEST)/bench_pidfd
-	bench/run $(BENCH_KERNELS)
+	bench/run $(if $(filter 1,$(ICOUNT)),--icount) $(BENCH_KERNELS)
 
 check-bench: $(GUEST)/bench_pidfd
 	bench/run --short $(FIRST_KERNEL)
