@@ -145,16 +145,9 @@ END_TEST
 int main(void)
 {
 	Suite *s = suite_create("seed_example");
-	TCase *tc = tcase_create("cover_letter");
-	SRunner *sr;
-	int failed;
+	TCase *tc = pt_tcase(s, "cover_letter");
 
 	tcase_add_test(tc, cover_letter_example);
 	tcase_add_test(tc, cover_letter_raw_ioctl);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return pt_main(s);
 }

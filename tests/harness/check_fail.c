@@ -5,6 +5,7 @@
  */
 #include <check.h>
 #include <stdlib.h>
+#include "../lib/check_glue.h"
 
 START_TEST(test_passes)
 {
@@ -21,16 +22,9 @@ END_TEST
 int main(void)
 {
 	Suite *s = suite_create("harness-fail");
-	TCase *tc = tcase_create("deliberate");
-	SRunner *sr;
-	int failed;
+	TCase *tc = pt_tcase(s, "deliberate");
 
 	tcase_add_test(tc, test_passes);
 	tcase_add_test(tc, test_fails_on_purpose);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return pt_main(s);
 }

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "../lib/check_glue.h"
 
 static void run_in_child(int (*fn)(void))
 {
@@ -144,19 +145,12 @@ END_TEST
 int main(void)
 {
 	Suite *s = suite_create("harness-pass");
-	TCase *tc = tcase_create("env");
-	SRunner *sr;
-	int failed;
+	TCase *tc = pt_tcase(s, "env");
 
 	tcase_add_test(tc, test_dev_pidfd_opens);
 	tcase_add_test(tc, test_tmp_writable);
 	tcase_add_test(tc, test_can_drop_privileges);
 	tcase_add_test(tc, test_pidns_with_fresh_procfs);
 	tcase_add_test(tc, test_userns_pidns_with_fresh_procfs);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return pt_main(s);
 }

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include <libpidfd.h>
+#include "../lib/check_glue.h"
 
 static bool module_absent(void)
 {
@@ -525,11 +526,5 @@ static Suite *host_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(host_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return pt_main(host_suite());
 }

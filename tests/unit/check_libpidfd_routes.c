@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../guest/lib/libpidfd_routes.h"
+#include "../lib/check_glue.h"
 
 #define DOC "docs/libpidfd.md"
 #define BEGIN "<!-- routes: generated from tests/guest/lib/libpidfd_routes.h -->\n"
@@ -80,15 +81,8 @@ END_TEST
 int main(void)
 {
 	Suite *s = suite_create("libpidfd_routes");
-	TCase *tc = tcase_create("doc");
-	SRunner *sr;
-	int failed;
+	TCase *tc = pt_tcase(s, "doc");
 
 	tcase_add_test(tc, doc_table_is_the_tested_one);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return pt_main(s);
 }

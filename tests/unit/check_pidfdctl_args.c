@@ -17,6 +17,7 @@
 #include <linux/pidfd_dev.h>
 
 #include "args.h"
+#include "../lib/check_glue.h"
 
 #ifndef PIDFDCTL_BINARY
 #define PIDFDCTL_BINARY "build/pidfdctl"
@@ -644,11 +645,5 @@ static Suite *args_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(args_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return pt_main(args_suite());
 }

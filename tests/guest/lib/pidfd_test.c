@@ -722,25 +722,3 @@ const char *pt_errname(int err)
 
 	return s ? s : (err ? "E?" : "0");
 }
-
-TCase *pt_tcase(Suite *s, const char *name)
-{
-	TCase *tc = tcase_create(name);
-
-	tcase_set_timeout(tc, PT_TIMEOUT);
-	suite_add_tcase(s, tc);
-	return tc;
-}
-
-int pt_main(Suite *s)
-{
-	SRunner *sr = srunner_create(s);
-	int failed;
-
-	/* Each test in its own process, whatever CK_FORK says. */
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}

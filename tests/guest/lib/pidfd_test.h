@@ -41,6 +41,8 @@
 #include <unistd.h>
 
 #include <check.h>
+
+#include "../../lib/check_glue.h"
 #include <linux/pidfd_dev.h>
 #include "pt_rand.h"
 
@@ -54,8 +56,6 @@
 /* The seed selftests' pid: above RESERVED_PIDS (300) so it can be recycled. */
 #define PT_PID_RECYCLE		1000
 
-/* Generous per-tcase timeout: the guest runs under TCG, ~10x slower. */
-#define PT_TIMEOUT		60
 
 /* PIDFD_GET_INFO and PIDFD_DEV_OPEN/SEND_SIGNAL with another struct size. */
 #define PT_GET_INFO_CMD(size) \
@@ -294,9 +294,5 @@ const char *pt_errname(int err);
 	__r; \
 })
 
-/* The usual main(): runs the suite in fork mode, exit status 0 if passed. */
-int pt_main(Suite *s);
-/* A tcase with the standard timeout, added to @s. */
-TCase *pt_tcase(Suite *s, const char *name);
 
 #endif /* PIDFD_TEST_H */

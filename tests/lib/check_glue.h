@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The Check glue every suite shares, host and guest alike: a tcase with
+ * the standard timeout, and main()'s run of a suite. Header-only, so that
+ * the host's unit tests and the harness's own programs take it without
+ * linking the guest helpers.
+ */
+#ifndef CHECK_GLUE_H
+#define CHECK_GLUE_H
+
+#include <check.h>
+#include <stdlib.h>
+
+/* Generous per-tcase timeout: the guest runs under TCG, ~10x slower. */
+#define PT_TIMEOUT		60
+
+/* A tcase with the standard timeout, added to @s. */
+static inline TCase *pt_tcase(Suite *s, const char *name)
+{
+	TCase *tc = tcase_create(name);
+
+	tcase_set_timeout(tc, PT_TIMEOUT);
+	suite_add_tcase(s, tc);
+	return tc;
+}
+
+/* The usual main(): runs @s in fork mode, exit status 0 if all passed. */
+static inline int pt_main(Suite *s)
+{
+	SRunner *sr = srunner_create(s);
+	int failed;
+
+	/* Each test in its own process, whatever CK_FORK says. */
+	srunner_set_fork_status(sr, CK_FORK);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+#endif
