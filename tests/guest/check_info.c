@@ -862,40 +862,26 @@ static void coredump_case(enum crash how, bool limit, enum dumpable mode)
 	pt_sync_close(&go);
 }
 
-START_TEST(coredump_segv)
-{
-	coredump_case(CRASH_SEGV, true, AS_USER);
-}
-END_TEST
+/* Each way a process can end, with and without a core dump. */
+static const struct coredump_variant {
+	enum crash how;
+	bool limit;		/* RLIMIT_CORE unlimited (else 0) */
+	enum dumpable mode;
+} coredump_variants[] = {
+	{ CRASH_SEGV, true, AS_USER },
+	/* fs.suid_dumpable 2 after a uid change: dumped as root */
+	{ CRASH_SEGV, true, AS_ROOT },
+	{ CRASH_ABRT, true, AS_USER },
+	{ CRASH_SEGV, false, AS_USER },
+	{ CRASH_ABRT, true, DUMP_OFF },
+	{ CLEAN_EXIT, true, AS_USER },
+};
 
-/* fs.suid_dumpable 2 after a uid change: dumped as root */
-START_TEST(coredump_segv_as_root)
+START_TEST(coredump)
 {
-	coredump_case(CRASH_SEGV, true, AS_ROOT);
-}
-END_TEST
+	const struct coredump_variant *v = &coredump_variants[_i];
 
-START_TEST(coredump_abort)
-{
-	coredump_case(CRASH_ABRT, true, AS_USER);
-}
-END_TEST
-
-START_TEST(coredump_segv_no_limit)
-{
-	coredump_case(CRASH_SEGV, false, AS_USER);
-}
-END_TEST
-
-START_TEST(coredump_abort_undumpable)
-{
-	coredump_case(CRASH_ABRT, true, DUMP_OFF);
-}
-END_TEST
-
-START_TEST(coredump_clean_exit)
-{
-	coredump_case(CLEAN_EXIT, true, AS_USER);
+	coredump_case(v->how, v->limit, v->mode);
 }
 END_TEST
 
@@ -928,12 +914,8 @@ static Suite *info_suite(void)
 	tcase_add_test(tc, exit_open_races_reap);
 
 	tc = pt_tcase(s, "coredump");
-	tcase_add_test(tc, coredump_segv);
-	tcase_add_test(tc, coredump_segv_as_root);
-	tcase_add_test(tc, coredump_abort);
-	tcase_add_test(tc, coredump_segv_no_limit);
-	tcase_add_test(tc, coredump_abort_undumpable);
-	tcase_add_test(tc, coredump_clean_exit);
+	tcase_add_loop_test(tc, coredump, 0,
+			    sizeof(coredump_variants) / sizeof(coredump_variants[0]));
 	return s;
 }
 
