@@ -613,8 +613,8 @@ static bool allowed_errno(enum fd_kind kind, unsigned int cmd, int err)
 		EMFILE, ENFILE, ENOMEM, 0
 	};
 	static const int peer_errs[] = {
-		EFAULT, EINVAL, E2BIG, EBADF, ENOTSOCK, ENODATA, ESRCH,
-		EMFILE, ENFILE, ENOMEM, 0
+		EFAULT, EINVAL, E2BIG, EOPNOTSUPP, EBADF, ENOTSOCK, EACCES,
+		ENODATA, ESRCH, EMFILE, ENFILE, ENOMEM, 0
 	};
 	static const int ns_errs[] = {
 		EINVAL, ESRCH, EACCES, EOPNOTSUPP, EMFILE, ENFILE, ENOMEM, 0
