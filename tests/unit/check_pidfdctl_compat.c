@@ -138,7 +138,7 @@ struct run_case {
 static const struct run_case run_cases[] = {
 	{ "a background child is signalled too", { NULL }, "1",
 	  "sleep 7 & sleep 7", 124, LINGER_MS },
-	{ "KILL after the timeout: 137", { "-k", "1", NULL }, "1",
+	{ "KILL after the timeout: 137", { "-k", "1", NULL }, "2",
 	  "trap '' TERM; sleep 7", 137, LINGER_MS },
 	{ "--foreground: only the command", { "--foreground", NULL }, "1",
 	  "sleep 1 & exec sleep 7", 124, LINGER_MS },
