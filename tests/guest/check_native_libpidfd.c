@@ -32,7 +32,6 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -41,22 +40,6 @@
 #include "pidfd_test.h"
 #include "libpidfd_routes.h"
 #include "../../userspace/lib/internal.h"
-
-/* The running kernel's version as major * 1000 + minor. */
-static int kernel_version(void)
-{
-	struct utsname u;
-	int major = 0, minor = 0;
-
-	ck_assert_int_eq(uname(&u), 0);
-	ck_assert_int_eq(sscanf(u.release, "%d.%d", &major, &minor), 2);
-	return major * 1000 + minor;
-}
-
-static bool kernel_since(int major, int minor)
-{
-	return kernel_version() >= major * 1000 + minor;
-}
 
 /* The suite means nothing with the module there. */
 START_TEST(module_is_not_loaded)
@@ -273,7 +256,7 @@ START_TEST(route_table_row)
 	const struct route_row *row = &route_rows[_i];
 	int err = run_route((enum route_id)_i);
 
-	if (kernel_since(row->major, row->minor))
+	if (pt_kernel_at_least(row->major, row->minor))
 		ck_assert_msg(err == 0, "%s: %s, want success from %d.%d on",
 			      row->call, pt_errname(err), row->major,
 			      row->minor);
@@ -293,15 +276,15 @@ START_TEST(probes_match_the_kernel)
 
 	ck_assert(native->open);
 	ck_assert(native->waitid);
-	ck_assert_int_eq(native->thread, kernel_since(6, 9));
-	ck_assert_int_eq(native->signal_scope, kernel_since(6, 9));
-	ck_assert_int_eq(native->namespaces, kernel_since(6, 11));
-	ck_assert_int_eq(native->info, kernel_since(6, 13));
-	ck_assert_int_eq(!!(mask & PIDFD_INFO_PID), kernel_since(6, 13));
-	ck_assert_int_eq(!!(mask & PIDFD_INFO_EXIT), kernel_since(6, 15));
-	ck_assert_int_eq(!!(mask & PIDFD_INFO_COREDUMP), kernel_since(6, 16));
+	ck_assert_int_eq(native->thread, pt_kernel_at_least(6, 9));
+	ck_assert_int_eq(native->signal_scope, pt_kernel_at_least(6, 9));
+	ck_assert_int_eq(native->namespaces, pt_kernel_at_least(6, 11));
+	ck_assert_int_eq(native->info, pt_kernel_at_least(6, 13));
+	ck_assert_int_eq(!!(mask & PIDFD_INFO_PID), pt_kernel_at_least(6, 13));
+	ck_assert_int_eq(!!(mask & PIDFD_INFO_EXIT), pt_kernel_at_least(6, 15));
+	ck_assert_int_eq(!!(mask & PIDFD_INFO_COREDUMP), pt_kernel_at_least(6, 16));
 	ck_assert_int_eq(!!(mask & PIDFD_INFO_SUPPORTED_MASK),
-			 kernel_since(6, 19));
+			 pt_kernel_at_least(6, 19));
 }
 END_TEST
 
@@ -457,7 +440,7 @@ START_TEST(send_signal_as_kernel)
 
 	if ((c.flags == PIDFD_SIGNAL_THREAD ||
 	     c.flags == PIDFD_SIGNAL_THREAD_GROUP ||
-	     c.flags == PIDFD_SIGNAL_PROCESS_GROUP) && !kernel_since(6, 9))
+	     c.flags == PIDFD_SIGNAL_PROCESS_GROUP) && !pt_kernel_at_least(6, 9))
 		return;	/* a valid scope before 6.9: the module's */
 	fd = c.not_pidfd ? open("/proc/self/stat", O_RDONLY) :
 			   ck_assert_ok(libpidfd_open(getpid(), 0));
@@ -484,8 +467,8 @@ START_TEST(thread_id_needs_pidfd_thread)
 	ck_assert_errno(libpidfd_open(tid, PIDFD_NONBLOCK),
 			pt_kernel_tid_open_errno(tid));
 	ck_assert_int_eq(pt_kernel_tid_open_errno(tid),
-			 kernel_since(6, 15) ? ENOENT : EINVAL);
-	if (!kernel_since(6, 9)) {
+			 pt_kernel_at_least(6, 15) ? ENOENT : EINVAL);
+	if (!pt_kernel_at_least(6, 9)) {
 		ck_assert_errno(libpidfd_open(tid, PIDFD_THREAD), ENOPKG);
 		return;
 	}
@@ -565,7 +548,7 @@ START_TEST(getpid_without_proc)
 	ck_assert_int_eq(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), 0);
 	ck_assert_int_eq(umount2("/proc", MNT_DETACH), 0);
 	ck_assert_int_eq(access("/proc/self", F_OK), -1);
-	if (kernel_since(6, 13))
+	if (pt_kernel_at_least(6, 13))
 		ck_assert_int_eq(libpidfd_getpid(pidfd), child);
 	else
 		ck_assert_errno(libpidfd_getpid(pidfd), ENOENT);

@@ -11,21 +11,10 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "pidfd_test.h"
 #include "tool_run.h"
-
-static bool kernel_since(int major, int minor)
-{
-	struct utsname u;
-	int ma = 0, mi = 0;
-
-	ck_assert_int_eq(uname(&u), 0);
-	ck_assert_int_eq(sscanf(u.release, "%d.%d", &ma, &mi), 2);
-	return ma * 1000 + mi >= major * 1000 + minor;
-}
 
 static void assert_needs_module(const struct pt_tool_run *r)
 {
@@ -40,7 +29,7 @@ START_TEST(info_from_6_13)
 	char pid[16], line[48];
 
 	snprintf(pid, sizeof(pid), "%d", child);
-	if (kernel_since(6, 13)) {
+	if (pt_kernel_at_least(6, 13)) {
 		ck_assert_int_eq(PT_TOOL(&r, "info", pid), 0);
 		snprintf(line, sizeof(line), "pid:      %d\n", child);
 		ck_assert_msg(strstr(r.stdout_text, line), "%s", r.stdout_text);
@@ -82,7 +71,7 @@ START_TEST(wait_non_child)
 	ck_assert_int_eq(kill(child, SIGTERM), 0);
 	ck_assert_int_eq(pt_reap(child), 128 + SIGTERM);
 	ck_assert_int_eq(pt_tool_finish(&r), 0);
-	if (kernel_since(6, 15))
+	if (pt_kernel_at_least(6, 15))
 		snprintf(line, sizeof(line), "%d: killed by signal SIGTERM\n",
 			 child);
 	else
@@ -108,7 +97,7 @@ START_TEST(kill_thread_id)
 	ck_assert_int_eq(PT_TOOL(&r, "kill", "-s", "0", tid), 1);
 	ck_assert_msg(strstr(r.stderr_text, " is a thread, not a process"),
 		      "%s", r.stderr_text);
-	if (kernel_since(6, 9)) {
+	if (pt_kernel_at_least(6, 9)) {
 		ck_assert_int_eq(PT_TOOL(&r, "kill", "-s", "0", "--thread", tid),
 				 0);
 	} else {
