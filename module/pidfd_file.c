@@ -11,7 +11,6 @@
 #include <linux/proc_fs.h>
 #include <linux/sched/signal.h>
 #include <linux/seq_file.h>
-#include <linux/slab.h>
 #include <linux/pidfd_dev.h>
 
 #include "pidfd_internal.h"
@@ -53,13 +52,9 @@ static int pidfd_release(struct inode *inode, struct file *file)
 {
 	struct pidfd_target *target = pidfd_file_target(file);
 
-	if (file->f_flags & PIDFD_AUTOKILL) {
-		struct pidfd_autokill_file *ak = file->private_data;
-
-		pidfd_autokill(pidfd_target_pid(target), ak->cred);
-		put_cred(ak->cred);
-		kfree(ak);
-	}
+	/* The file's credentials are its opener's, the ones to kill as. */
+	if (file->f_flags & PIDFD_AUTOKILL)
+		pidfd_autokill(pidfd_target_pid(target), file->f_cred);
 	pidfd_target_put(target);
 	atomic_dec(&pidfd_live_files);
 	return 0;
@@ -161,13 +156,13 @@ long pidfd_fd_is_ours(int fd)
  * pidfd_install - make a new close-on-exec pidfd for @pid
  * @pid: the process or thread; the pidfd takes its own reference
  * @flags: PIDFD_NONBLOCK, PIDFD_THREAD, PIDFD_AUTOKILL (checked by the
- *         caller: the pidfd keeps the caller's credentials to kill with)
+ *         caller: the kill at the last close is made as the file's f_cred,
+ *         the caller's)
  *
  * Return: the new file descriptor, or a negative errno.
  */
 int pidfd_install(struct pid *pid, unsigned int flags)
 {
-	struct pidfd_autokill_file *ak = NULL;
 	struct pidfd_target *target;
 	struct file *file;
 	int fd;
@@ -175,41 +170,28 @@ int pidfd_install(struct pid *pid, unsigned int flags)
 	target = pidfd_target_get(pid);
 	if (IS_ERR(target))
 		return PTR_ERR(target);
-	if (flags & PIDFD_AUTOKILL) {
-		ak = kmalloc(sizeof(*ak), GFP_KERNEL_ACCOUNT);
-		if (!ak) {
-			fd = -ENOMEM;
-			goto err_put_target;
-		}
-		ak->target = target;
-	}
 
 	fd = get_unused_fd_flags(O_CLOEXEC);
 	if (fd < 0)
-		goto err_free;
+		goto err_put_target;
 
-	file = anon_inode_getfile("[pidfd]", &pidfd_file_fops,
-				  ak ? (void *)ak : target,
+	file = anon_inode_getfile("[pidfd]", &pidfd_file_fops, target,
 				  O_RDWR | (flags & PIDFD_NONBLOCK));
 	if (IS_ERR(file)) {
 		put_unused_fd(fd);
 		fd = PTR_ERR(file);
-		goto err_free;
+		goto err_put_target;
 	}
 	/*
 	 * anon_inode_getfile() keeps only O_ACCMODE and O_NONBLOCK; the
-	 * others show in F_GETFL as upstream's do, and PIDFD_AUTOKILL says
-	 * what the private data is (nobody sees the file before fd_install).
+	 * others show in F_GETFL as upstream's do (nobody sees the file
+	 * before fd_install).
 	 */
 	file->f_flags |= flags & (PIDFD_THREAD | PIDFD_AUTOKILL);
-	if (ak)
-		ak->cred = get_current_cred();
 	atomic_inc(&pidfd_live_files);
 	fd_install(fd, file);
 	return fd;
 
-err_free:
-	kfree(ak);
 err_put_target:
 	pidfd_target_put(target);
 	return fd;

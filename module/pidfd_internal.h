@@ -36,17 +36,6 @@ struct pidfd_exit_record {
 	int dump_code;
 };
 
-/*
- * A pidfd file's private data is its target. A PIDFD_AUTOKILL pidfd's
- * (O_TRUNC in f_flags, which F_SETFL cannot change) is this instead: the
- * target and the opener's credentials, which the kill at the last close
- * is checked as. Only those pay for the extra allocation.
- */
-struct pidfd_autokill_file {
-	struct pidfd_target *target;
-	const struct cred *cred;	/* counted reference */
-};
-
 /* open.c: the /dev/pidfd side */
 long pidfd_dev_open(unsigned int cmd, void __user *uarg);
 long pidfd_dev_open_procdir(unsigned int cmd, void __user *uarg);
@@ -60,16 +49,11 @@ long pidfd_fd_is_ours(int fd);
 extern atomic_t pidfd_live_files;
 
 /*
- * The accessors every ioctl uses, inline: a pidfd file's private data
- * leads to its target, and PIDFD_THREAD is kept in its f_flags.
+ * The accessors every ioctl uses, inline: a pidfd file's private data is
+ * its target, and PIDFD_THREAD and PIDFD_AUTOKILL are kept in its f_flags.
  */
 static inline struct pidfd_target *pidfd_file_target(const struct file *file)
 {
-	if (unlikely(file->f_flags & PIDFD_AUTOKILL)) {
-		const struct pidfd_autokill_file *ak = file->private_data;
-
-		return ak->target;
-	}
 	return file->private_data;
 }
 
