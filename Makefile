@@ -76,7 +76,11 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/host/%,$(wildcard tests/unit/ch
 GUEST_TESTS := $(patsubst tests/guest/%.c,$(GUEST)/%,$(wildcard tests/guest/check_*.c)) \
 	       $(patsubst tests/stress/%.c,$(GUEST)/%,$(wildcard tests/stress/check_*.c)) \
 	       $(GUEST)/check_compat32 $(GUEST)/check_fuzz $(GUEST)/check_fuzz32
-GUEST_HELPERS := $(wildcard tests/guest/lib/*.c)
+# tests/lib: the helpers without Check, which every test program links;
+# tests/guest/lib: what the Check suites add on top.
+TEST_LIB := $(wildcard tests/lib/*.c)
+TEST_LIB_DEPS := $(TEST_LIB) $(wildcard tests/lib/*.h) uapi/linux/pidfd_dev.h
+GUEST_HELPERS := $(TEST_LIB) $(wildcard tests/guest/lib/*.c)
 # Only what has sources yet: the suites must run before every program exists.
 GUEST_PROGS := $(if $(wildcard examples/demo.c),$(GUEST)/pidfd-demo) \
 	$(if $(TOOL_SRCS),$(GUEST)/pidfdctl)
@@ -128,10 +132,10 @@ $(BUILD)/host/check_pidfdctl_compat: $(BUILD)/pidfdctl
 
 # Guest programs are static: the initramfs has no libc.
 GUEST_CFLAGS := $(USER_CFLAGS) -Itests/guest/lib -static $(GUEST_LIB_FLAGS)
-$(GUEST)/check_%: tests/guest/check_%.c $(GUEST_HELPERS) $(wildcard tests/guest/lib/*.h) $(LIB_SRCS) | $(GUEST_PACKAGES)
+$(GUEST)/check_%: tests/guest/check_%.c $(GUEST_HELPERS) $(wildcard tests/guest/lib/*.h tests/lib/*.h) $(LIB_SRCS) | $(GUEST_PACKAGES)
 	@mkdir -p $(dir $@)
 	$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $< $(GUEST_HELPERS) $(LIB_SRCS) $(CHECK_LIBS)
-$(GUEST)/check_%: tests/stress/check_%.c $(GUEST_HELPERS) $(wildcard tests/guest/lib/*.h) $(LIB_SRCS) | $(GUEST_PACKAGES)
+$(GUEST)/check_%: tests/stress/check_%.c $(GUEST_HELPERS) $(wildcard tests/guest/lib/*.h tests/lib/*.h) $(LIB_SRCS) | $(GUEST_PACKAGES)
 	@mkdir -p $(dir $@)
 	$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $< $(GUEST_HELPERS) $(LIB_SRCS) $(CHECK_LIBS)
 
@@ -142,9 +146,9 @@ $(GUEST_PACKAGES):
 	ln -sfn "$$(vm/fetch-guest-packages $(PIDFD_ARCH))" $@
 endif
 
-$(GUEST)/bench_pidfd: bench/bench_pidfd.c uapi/linux/pidfd_dev.h
+$(GUEST)/bench_pidfd: bench/bench_pidfd.c $(TEST_LIB_DEPS)
 	@mkdir -p $(dir $@)
-	$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $< -pthread
+	$(GUEST_CC) $(GUEST_CFLAGS) -Itests/lib -o $@ $< $(TEST_LIB) -pthread
 
 # The module against the native system calls, in the VM of each kernel
 # (docs/performance.md); make check runs the short mode on one kernel.
@@ -157,19 +161,19 @@ check-bench: $(GUEST)/bench_pidfd
 
 # 32-bit callers go through compat_ioctl. Check has no i386 or armhf build
 # here, so this suite has its own small runner.
-$(GUEST)/check_compat32: tests/compat32/check_compat32.c uapi/linux/pidfd_dev.h
+$(GUEST)/check_compat32: tests/compat32/check_compat32.c $(TEST_LIB_DEPS)
 	@mkdir -p $(dir $@)
-	$(COMPAT32_CC) -static -std=gnu11 -O2 $(WARN) -D_GNU_SOURCE -Iuapi -o $@ $<
+	$(COMPAT32_CC) -static -std=gnu11 -O2 $(WARN) -D_GNU_SOURCE -Iuapi -Itests/lib -o $@ $< $(TEST_LIB) -pthread
 
 # The ioctl fuzzer, 64-bit and through compat_ioctl: its own runner (no
 # Check for 32 bits here), one source.
-$(GUEST)/check_fuzz: tests/fuzz/fuzz.c tests/guest/lib/pt_rand.h uapi/linux/pidfd_dev.h
+$(GUEST)/check_fuzz: tests/fuzz/fuzz.c tests/guest/lib/pt_rand.h $(TEST_LIB_DEPS)
 	@mkdir -p $(dir $@)
-	$(GUEST_CC) -static -std=gnu11 -O2 -g $(WARN) -D_GNU_SOURCE -Iuapi -Itests/guest/lib -o $@ $< -pthread
+	$(GUEST_CC) -static -std=gnu11 -O2 -g $(WARN) -D_GNU_SOURCE -Iuapi -Itests/lib -Itests/guest/lib -o $@ $< $(TEST_LIB) -pthread
 
-$(GUEST)/check_fuzz32: tests/fuzz/fuzz.c tests/guest/lib/pt_rand.h uapi/linux/pidfd_dev.h
+$(GUEST)/check_fuzz32: tests/fuzz/fuzz.c tests/guest/lib/pt_rand.h $(TEST_LIB_DEPS)
 	@mkdir -p $(dir $@)
-	$(COMPAT32_CC) -static -std=gnu11 -O2 $(WARN) -D_GNU_SOURCE -Iuapi -Itests/guest/lib -o $@ $< -pthread
+	$(COMPAT32_CC) -static -std=gnu11 -O2 $(WARN) -D_GNU_SOURCE -Iuapi -Itests/lib -Itests/guest/lib -o $@ $< $(TEST_LIB) -pthread
 
 $(GUEST)/pidfd-demo: examples/demo.c $(LIB_SRCS)
 	@mkdir -p $(dir $@)
@@ -188,7 +192,7 @@ $(GUEST)/signal-profiles.bin: tests/guest/apparmor/signal-profiles.apparmor
 
 guest: $(GUEST_TESTS) $(GUEST_PROGS) $(GUEST)/signal-profiles.bin
 
-$(BUILD)/debug/check_%: tests/debug/check_%.c $(GUEST_HELPERS) $(wildcard tests/guest/lib/*.h)
+$(BUILD)/debug/check_%: tests/debug/check_%.c $(GUEST_HELPERS) $(wildcard tests/guest/lib/*.h tests/lib/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(GUEST_CFLAGS) -o $@ $< $(GUEST_HELPERS) $(LIB_SRCS) $(CHECK_LIBS)
 

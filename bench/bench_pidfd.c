@@ -45,6 +45,9 @@
 #include <unistd.h>
 #include <linux/pidfd_dev.h>
 
+#include "pt_files.h"
+#include "pt_process.h"
+
 #define MODULE_NAME "pidfd"
 #define BENCH_CGROUP "/sys/fs/cgroup/pidfd-bench"
 
@@ -152,23 +155,12 @@ static void write_file(const char *path, const char *text)
 		die("write %s: %m", path);
 }
 
-static int read_file(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	return 0;
-}
-
 /* ---- the two sides ---- */
 
+/*
+ * The timed calls are raw system calls and ioctls, not tests/lib's
+ * wrappers, whose own instructions would be counted on one side only.
+ */
 struct side {
 	const char *name;
 	int (*open)(pid_t pid, unsigned int flags);
@@ -270,9 +262,8 @@ static void save_module_params(void)
 {
 	char trust[128];
 
-	if (read_file("/sys/module/" MODULE_NAME "/parameters/signal_lsm_trust",
+	if (pt_read_text("/sys/module/" MODULE_NAME "/parameters/signal_lsm_trust",
 		      trust, sizeof(trust)) == 0) {
-		trust[strcspn(trust, "\n")] = '\0';
 		snprintf(module_params, sizeof(module_params),
 			 "signal_lsm_trust=%s", trust);
 	}
@@ -650,7 +641,10 @@ static void *thread_noop(void *arg)
 	return arg;
 }
 
-/* ns per fork+exit+wait, or per pthread_create+join. */
+/*
+ * ns per fork+exit+wait, or per pthread_create+join: a bare fork(), as
+ * the processes whose cost is the question make them.
+ */
 static double time_forks(void)
 {
 	double t0 = now_ns();
@@ -701,7 +695,7 @@ static struct holder holder_start(long n)
 
 	if (pipe2(ready, O_CLOEXEC) || pipe2(go, O_CLOEXEC))
 		die("pipe: %m");
-	h.pid = fork();
+	h.pid = pt_fork();
 	if (h.pid < 0)
 		die("fork: %m");
 	if (h.pid == 0) {
@@ -727,11 +721,12 @@ static struct holder holder_start(long n)
 
 static void holder_stop(struct holder *h)
 {
-	int status;
+	int code;
 
 	close(h->go);
-	if (waitpid(h->pid, &status, 0) != h->pid || status != 0)
-		die("the pidfd holder ended with %#x", status);
+	code = pt_reap(h->pid);
+	if (code)
+		die("the pidfd holder ended with %d", code);
 }
 
 struct sys_setup {
@@ -920,7 +915,7 @@ static void cpu_times(unsigned long long *idle, unsigned long long *total)
 	char buf[256];
 	int i;
 
-	if (read_file("/proc/stat", buf, sizeof(buf)) ||
+	if (pt_read_text("/proc/stat", buf, sizeof(buf)) ||
 	    sscanf(buf, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
 		   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) != 8)
 		die("/proc/stat: cannot read the cpu line");
@@ -1009,7 +1004,7 @@ static void reap_sleepers(struct sleepers *sl)
 	if (sl->pipe[1] >= 0)
 		release_sleepers(sl);
 	for (i = 0; i < sl->n; i++)
-		waitpid(sl->pids[i], NULL, 0);
+		pt_waitpid(sl->pids[i], NULL, 0);
 	close(sl->pipe[0]);
 	free(sl->pids);
 	free(sl->stacks);
@@ -1131,7 +1126,7 @@ static long slab_bytes(void)
 	char buf[4096], *p;
 	long kb;
 
-	if (read_file("/proc/meminfo", buf, sizeof(buf)))
+	if (pt_read_text("/proc/meminfo", buf, sizeof(buf)))
 		return -1;
 	p = strstr(buf, "\nSlab:");
 	if (!p || sscanf(p, "\nSlab: %ld kB", &kb) != 1)
@@ -1145,7 +1140,7 @@ static long cgroup_slab_bytes(void)
 	char buf[8192], *p;
 	long v;
 
-	if (read_file(BENCH_CGROUP "/memory.stat", buf, sizeof(buf)))
+	if (pt_read_text(BENCH_CGROUP "/memory.stat", buf, sizeof(buf)))
 		return -1;
 	p = strstr(buf, "\nslab ");
 	if (!p || sscanf(p, "\nslab %ld", &v) != 1)

@@ -6,60 +6,34 @@
  *
  * Built -static with i686-linux-gnu-gcc or arm-linux-gnueabihf-gcc. Check
  * is not available for those here, so this suite has its own minimal
- * runner: each case runs in a forked child, and the program exits non-zero
- * if any case fails.
+ * runner over the Check-free helpers of tests/lib: each case runs in a
+ * pt_run() child, and the program exits non-zero if any case fails.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <linux/pidfd_dev.h>
 
-static int failures;
+#include "pt_ioctl.h"
+#include "pt_process.h"
 
-#define EXPECT(cond) do {						\
-	if (!(cond)) {							\
-		fprintf(stderr, "%s:%d: expected %s (errno %d: %s)\n",	\
-			__FILE__, __LINE__, #cond, errno, strerror(errno)); \
-		_exit(1);						\
-	}								\
-} while (0)
-
-static int dev_fd(void)
-{
-	int fd = open("/dev/pidfd", O_RDWR | O_CLOEXEC);
-
-	EXPECT(fd >= 0);
-	return fd;
-}
-
-static int open_pidfd(pid_t pid, unsigned int flags)
-{
-	struct pidfd_open_args args = { .pid = pid, .flags = flags };
-	int dev = dev_fd(), fd;
-
-	fd = ioctl(dev, PIDFD_DEV_OPEN, &args);
-	close(dev);
-	return fd;
-}
+/* Every case runs as a pt_run() child: a failed expectation ends it. */
+#define EXPECT(cond) PT_REQUIRE(cond, "errno %s\n", pt_errname(errno))
 
 static void test_open(void)
 {
-	int fd = open_pidfd(getpid(), 0);
+	int fd = pt_open(getpid(), 0);
 
 	EXPECT(sizeof(void *) == 4);
 	EXPECT(fd >= 0);
 	EXPECT(fcntl(fd, F_GETFD) & FD_CLOEXEC);
-	EXPECT(open_pidfd(getpid(), 1) == -1 && errno == EINVAL);
-	EXPECT(open_pidfd(-1, 0) == -1 && errno == EINVAL);
-	EXPECT(ioctl(dev_fd(), PIDFD_DEV_OPEN, (void *)8) == -1 &&
+	EXPECT(pt_open(getpid(), 1) == -1 && errno == EINVAL);
+	EXPECT(pt_open(-1, 0) == -1 && errno == EINVAL);
+	EXPECT(ioctl(pt_dev(), PIDFD_DEV_OPEN, (void *)8) == -1 &&
 	       errno == EFAULT);
 	EXPECT(ioctl(fd, _IO(PIDFD_DEV_IOC_MAGIC, 99)) == -1 &&
 	       errno == ENOTTY);
@@ -67,7 +41,7 @@ static void test_open(void)
 
 static void test_procfd(void)
 {
-	int fd = open_pidfd(getpid(), 0);
+	int fd = pt_open(getpid(), 0);
 	int procfd = open("/proc", O_RDONLY | O_DIRECTORY);
 	struct stat a, b;
 	char path[32];
@@ -80,15 +54,15 @@ static void test_procfd(void)
 	EXPECT(a.st_ino == b.st_ino && a.st_dev == b.st_dev);
 	EXPECT(ioctl(fd, PIDFD_GET_PROCFD, 9999) == -1 && errno == EBADF);
 	/* PIDFD_DEV_IS_PIDFD takes its fd by value too. */
-	EXPECT(ioctl(dev_fd(), PIDFD_DEV_IS_PIDFD, fd) == 1);
-	EXPECT(ioctl(dev_fd(), PIDFD_DEV_IS_PIDFD, dir) == 0);
-	EXPECT(ioctl(dev_fd(), PIDFD_DEV_IS_PIDFD, 9999) == -1 &&
+	EXPECT(ioctl(pt_dev(), PIDFD_DEV_IS_PIDFD, fd) == 1);
+	EXPECT(ioctl(pt_dev(), PIDFD_DEV_IS_PIDFD, dir) == 0);
+	EXPECT(ioctl(pt_dev(), PIDFD_DEV_IS_PIDFD, 9999) == -1 &&
 	       errno == EBADF);
 }
 
 static void test_info(void)
 {
-	int fd = open_pidfd(getpid(), 0);
+	int fd = pt_open(getpid(), 0);
 	struct pidfd_info info;
 
 	memset(&info, 0, sizeof(info));
@@ -115,7 +89,7 @@ static void test_sigqueue(void)
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR1);
 	EXPECT(sigprocmask(SIG_BLOCK, &set, NULL) == 0);
-	child = fork();
+	child = pt_fork();
 	EXPECT(child >= 0);
 	if (child == 0) {
 		EXPECT(write(report[1], "r", 1) == 1);
@@ -126,37 +100,26 @@ static void test_sigqueue(void)
 	}
 	EXPECT(read(report[0], &status, 1) == 1);
 
-	fd = open_pidfd(child, 0);
+	fd = pt_open(child, 0);
 	EXPECT(fd >= 0);
-	memset(&info, 0, sizeof(info));
-	info.si_signo = SIGUSR1;
-	info.si_code = SI_QUEUE;
-	info.si_pid = getpid();
-	info.si_uid = getuid();
-	info.si_value.sival_int = 4242;
+	pt_siginfo(&info, SIGUSR1, SI_QUEUE, 4242);
 	memset(&args, 0, sizeof(args));
 	args.sig = SIGUSR1;
 	args.info = (__u64)(unsigned long)&info;
 	EXPECT(ioctl(fd, PIDFD_DEV_SEND_SIGNAL, &args) == 0);
-	EXPECT(waitpid(child, &status, 0) == child);
-	EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	EXPECT(pt_reap(child) == 0);
 
 	/* si_code SI_USER towards another process is refused. */
-	child = fork();
+	child = pt_fork_sleeper();
 	EXPECT(child >= 0);
-	if (child == 0) {
-		pause();
-		_exit(0);
-	}
-	fd = open_pidfd(child, 0);
+	fd = pt_open(child, 0);
 	info.si_code = SI_USER;
 	EXPECT(ioctl(fd, PIDFD_DEV_SEND_SIGNAL, &args) == -1 &&
 	       errno == EPERM);
 	args.info = 0;
 	args.sig = SIGKILL;
 	EXPECT(ioctl(fd, PIDFD_DEV_SEND_SIGNAL, &args) == 0);
-	EXPECT(waitpid(child, &status, 0) == child);
-	EXPECT(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	EXPECT(pt_reap(child) == 128 + SIGKILL);
 }
 
 static void test_poll_exit(void)
@@ -164,17 +127,14 @@ static void test_poll_exit(void)
 	struct pidfd_info info;
 	struct pollfd pfd;
 	pid_t child;
-	int status;
 
-	child = fork();
+	child = pt_fork_exit(7);
 	EXPECT(child >= 0);
-	if (child == 0)
-		_exit(7);
-	pfd.fd = open_pidfd(child, 0);
+	pfd.fd = pt_open(child, 0);
 	pfd.events = POLLIN;
 	EXPECT(pfd.fd >= 0);
 	EXPECT(poll(&pfd, 1, 10000) == 1 && (pfd.revents & POLLIN));
-	EXPECT(waitpid(child, &status, 0) == child);
+	EXPECT(pt_reap(child) == 7);
 	memset(&info, 0, sizeof(info));
 	info.mask = PIDFD_INFO_EXIT;
 	EXPECT(ioctl(pfd.fd, PIDFD_GET_INFO, &info) == 0);
@@ -182,7 +142,7 @@ static void test_poll_exit(void)
 	EXPECT(WIFEXITED(info.exit_code) && WEXITSTATUS(info.exit_code) == 7);
 }
 
-static const struct {
+static const struct compat_case {
 	const char *name;
 	void (*fn)(void);
 } cases[] = {
@@ -193,26 +153,28 @@ static const struct {
 	{ "poll_exit", test_poll_exit },
 };
 
+/* A pt_run() child: one case, which a hang may not stop. */
+static int run_case(void *arg)
+{
+	const struct compat_case *c = arg;
+
+	alarm(60);
+	c->fn();
+	return 0;
+}
+
 int main(void)
 {
 	unsigned int i, n = sizeof(cases) / sizeof(cases[0]);
+	int failures = 0;
 
 	for (i = 0; i < n; i++) {
-		pid_t child = fork();
-		int status;
+		char msg[1024];
+		int rc = pt_run(run_case, (void *)&cases[i], msg, sizeof(msg));
 
-		if (child == 0) {
-			alarm(60);
-			cases[i].fn();
-			_exit(0);
-		}
-		if (child < 0 || waitpid(child, &status, 0) != child ||
-		    !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-			printf("compat32: %s: FAIL\n", cases[i].name);
-			failures++;
-		} else {
-			printf("compat32: %s: pass\n", cases[i].name);
-		}
+		printf("compat32: %s: %s%s", cases[i].name,
+		       rc ? "FAIL " : "pass\n", rc ? msg : "");
+		failures += rc != 0;
 	}
 	printf("compat32: %u cases, %u passed, %d failed\n", n, n - failures,
 	       failures);

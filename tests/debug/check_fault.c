@@ -133,21 +133,11 @@ static int op_signal_thread(void)
 	return pt_send_signal(ft.thread_fd, SIGUSR1, NULL, 0);
 }
 
-static void queue_info(siginfo_t *si)
-{
-	memset(si, 0, sizeof(*si));
-	si->si_signo = SIGUSR1;
-	si->si_code = SI_QUEUE;
-	si->si_pid = getpid();
-	si->si_uid = getuid();
-	si->si_value.sival_int = 7;
-}
-
 static int op_signal_process_info(void)
 {
 	siginfo_t si;
 
-	queue_info(&si);
+	pt_siginfo(&si, SIGUSR1, SI_QUEUE, 7);
 	return pt_send_signal(ft.live_fd, SIGUSR1, &si, 0);
 }
 
@@ -155,7 +145,7 @@ static int op_signal_thread_info(void)
 {
 	siginfo_t si;
 
-	queue_info(&si);
+	pt_siginfo(&si, SIGUSR1, SI_QUEUE, 7);
 	return pt_send_signal(ft.live_fd, SIGUSR1, &si, PIDFD_SIGNAL_THREAD);
 }
 

@@ -43,6 +43,10 @@
 #include <time.h>
 #include <unistd.h>
 #include <linux/pidfd_dev.h>
+
+#include "pt_files.h"
+#include "pt_ioctl.h"
+#include "pt_process.h"
 #include "pt_rand.h"
 
 #define DEFAULT_ITERATIONS	1000000UL
@@ -50,7 +54,6 @@
 #define ARG_SIZE		16384	/* _IOC_SIZE() is at most 16383 */
 #define CANARY_SIZE		64
 #define CANARY_BYTE		0xa5
-#define PARAMS			"/sys/module/pidfd/parameters/"
 
 static unsigned long seed, iteration;
 
@@ -89,22 +92,15 @@ static unsigned int rnd_below(unsigned int n)
 static unsigned long arg_number(int argc, char **argv, int i,
 				const char *env, unsigned long dflt)
 {
-	const char *v = argc > i ? argv[i] : getenv(env);
-
-	return v && *v ? strtoul(v, NULL, 0) : dflt;
+	return argc > i ? strtoul(argv[i], NULL, 0) : pt_env_ulong(env, dflt);
 }
 
-static long read_counter(const char *name)
+/* One of the module's counters, PT_LIVE_PIDFDS or PT_LIVE_PIDS. */
+static long read_counter(const char *path)
 {
-	char path[128];
-	long val = -1;
-	FILE *f;
+	long val;
 
-	snprintf(path, sizeof(path), PARAMS "%s", name);
-	f = fopen(path, "re");
-	REQUIRE(f);
-	REQUIRE(fscanf(f, "%ld", &val) == 1);
-	fclose(f);
+	REQUIRE(pt_read_long(path, &val) == 0);
 	return val;
 }
 
@@ -122,12 +118,9 @@ static int count_open_fds(void)
 
 /* ---- The targets --------------------------------------------------- */
 
-static int dev_fd;
-
 static int open_pidfd(pid_t pid, unsigned int flags)
 {
-	struct pidfd_open_args args = { .pid = pid, .flags = flags };
-	int fd = ioctl(dev_fd, PIDFD_DEV_OPEN, &args);
+	int fd = pt_open(pid, flags);
 
 	REQUIRE(fd >= 0);
 	return fd;
@@ -140,23 +133,31 @@ static int open_pidfd(pid_t pid, unsigned int flags)
  */
 static pid_t fork_target(void)
 {
-	pid_t pid = fork();
+	pid_t pid = pt_fork_sleeper();
 
 	REQUIRE(pid >= 0);
-	if (pid == 0) {
-		setpgid(0, 0);
-		for (;;)
-			pause();
-	}
 	setpgid(pid, pid);
 	return pid;
 }
 
+/* The same that exits at once with @code, its group set before it does. */
+static pid_t fork_exit_target(int code)
+{
+	pid_t pid = pt_fork();
+
+	REQUIRE(pid >= 0);
+	if (pid == 0) {
+		setpgid(0, 0);
+		_exit(code);
+	}
+	return pid;
+}
+
+/* SIGKILL ends a stopped target too. */
 static void kill_reap(pid_t pid)
 {
 	kill(pid, SIGKILL);
-	kill(pid, SIGCONT);
-	REQUIRE(waitpid(pid, NULL, 0) == pid);
+	REQUIRE(pt_reap(pid) == 128 + SIGKILL);
 }
 
 /* Gone or stopped (a fuzzed SIGKILL or SIGSTOP): reaped, and true. */
@@ -182,7 +183,7 @@ struct reporting_thread {
 static void *report_then_wait(void *arg)
 {
 	const struct reporting_thread *t = arg;
-	pid_t tid = (pid_t)syscall(SYS_gettid);
+	pid_t tid = pt_gettid();
 	char c;
 
 	if (write(t->report_fd, &tid, sizeof(tid)) != sizeof(tid))
@@ -257,7 +258,7 @@ static void make_threaded(void)
 	REQUIRE(pipe2(live_report, O_CLOEXEC) == 0);
 	REQUIRE(pipe2(gone_report, O_CLOEXEC) == 0);
 	REQUIRE(pipe2(go, O_CLOEXEC) == 0);
-	threaded = fork();
+	threaded = pt_fork();
 	REQUIRE(threaded >= 0);
 	if (threaded == 0) {
 		struct reporting_thread live_thread = { live_report[1], -1 };
@@ -371,23 +372,12 @@ static void open_targets(void)
 {
 	pid_t reaped;
 
-	dev_fd = open("/dev/pidfd", O_RDWR | O_CLOEXEC);
-	set_fd(T_DEV, dev_fd, FD_DEVICE, "/dev/pidfd");
-	reaped = fork();
-	REQUIRE(reaped >= 0);
-	if (reaped == 0) {
-		setpgid(0, 0);
-		_exit(0);
-	}
+	set_fd(T_DEV, pt_dev(), FD_DEVICE, "/dev/pidfd");
+	reaped = fork_exit_target(0);
 	set_fd(T_REAPED, open_pidfd(reaped, 0), FD_PIDFD,
 	       "pidfd of a reaped child");
-	REQUIRE(waitpid(reaped, NULL, 0) == reaped);
-	zombie = fork();
-	REQUIRE(zombie >= 0);
-	if (zombie == 0) {
-		setpgid(0, 0);	/* a group of its own, as every target */
-		_exit(3);
-	}
+	REQUIRE(pt_reap(reaped) == 0);
+	zombie = fork_exit_target(3);
 	REQUIRE(waitid(P_PID, zombie, NULL, WEXITED | WNOWAIT) == 0);
 	set_fd(T_ZOMBIE, open_pidfd(zombie, PIDFD_NONBLOCK), FD_PIDFD,
 	       "pidfd of a zombie");
@@ -707,8 +697,8 @@ int main(int argc, char **argv)
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, NULL);
 	fds_before = count_open_fds();
-	pidfds_before = read_counter("live_pidfds");
-	pids_before = read_counter("live_pids");
+	pidfds_before = read_counter(PT_LIVE_PIDFDS);
+	pids_before = read_counter(PT_LIVE_PIDS);
 	map_args();
 	covers_setup();
 	open_targets();
@@ -767,17 +757,17 @@ int main(int argc, char **argv)
 	close(proc_self_dir);
 	kill_reap(live);
 	kill_reap(threaded);
-	REQUIRE(waitpid(zombie, NULL, 0) == zombie);
+	REQUIRE(pt_reap(zombie) == 3);
 	if (count_open_fds() != fds_before)
 		fail("%d fds open at the end, %d at the start",
 		     count_open_fds(), fds_before);
 	/* A finished target's last reference may sit in the irq_work briefly. */
-	for (i = 0; i < 100 && read_counter("live_pids") != pids_before; i++)
+	for (i = 0; i < 100 && read_counter(PT_LIVE_PIDS) != pids_before; i++)
 		usleep(10000);
-	if (read_counter("live_pidfds") != pidfds_before ||
-	    read_counter("live_pids") != pids_before)
+	if (read_counter(PT_LIVE_PIDFDS) != pidfds_before ||
+	    read_counter(PT_LIVE_PIDS) != pids_before)
 		fail("live_pidfds %ld, live_pids %ld at the end; %ld, %ld at the start",
-		     read_counter("live_pidfds"), read_counter("live_pids"),
+		     read_counter(PT_LIVE_PIDFDS), read_counter(PT_LIVE_PIDS),
 		     pidfds_before, pids_before);
 	printf("[fuzz] passed\n");
 	return 0;

@@ -449,20 +449,14 @@ END_TEST
 static Suite *autokill_suite(void)
 {
 	Suite *s = suite_create("autokill");
-	TCase *tc;
 
-	tc = pt_tcase(s, "kill");
-	tcase_add_test(tc, autokill_on_close);
-	tcase_add_test(tc, autokill_not_on_dup_close);
-	tcase_add_test(tc, autokill_on_holder_death);
+	pt_add_tests(pt_tcase(s, "kill"), autokill_on_close,
+		     autokill_not_on_dup_close, autokill_on_holder_death);
 
-	tc = pt_tcase(s, "refused");
-	tcase_add_test(tc, autokill_refused);
-	tcase_add_test(tc, autokill_needs_nnp_or_cap);
-	tcase_add_test(tc, autokill_nnp_on_every_thread);
-	tcase_add_test(tc, autokill_pid_namespace_init);
-	tcase_add_test(tc, autokill_spares_setuid_root);
-	tcase_add_test(tc, autokill_spares_other_uid);
+	pt_add_tests(pt_tcase(s, "refused"), autokill_refused,
+		     autokill_needs_nnp_or_cap, autokill_nnp_on_every_thread,
+		     autokill_pid_namespace_init, autokill_spares_setuid_root,
+		     autokill_spares_other_uid);
 	return s;
 }
 

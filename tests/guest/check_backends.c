@@ -759,23 +759,16 @@ static Suite *backend_suite(const char *name)
 	Suite *s = suite_create(name);
 	TCase *tc = pt_tcase(s, "open and signal");
 
-	tcase_add_test(tc, open_makes_the_backends_kind);
-	tcase_add_test(tc, signal_through_either_kind);
-	tcase_add_test(tc, self_sentinels);
-	tc = pt_tcase(s, "conversion");
-	tcase_add_test(tc, convert_both_ways);
-	tcase_add_test(tc, convert_thread_pidfd);
-	tcase_add_test(tc, convert_recycled_pid);
-	tcase_add_test(tc, convert_races_recycling);
-	tc = pt_tcase(s, "children");
-	tcase_add_test(tc, fork_and_waitid);
-	tcase_add_test(tc, fork_autokill);
-	tcase_add_test(tc, waitid_either_kind);
-	tcase_add_test(tc, spawn_keeps_the_callers_mask);
-	tcase_add_test(tc, autoreaping_refused);
-	tc = pt_tcase(s, "features");
-	tcase_add_test(tc, exit_status_of_native_pidfd);
-	tcase_add_test(tc, native_pidfd_everywhere);
+	pt_add_tests(tc, open_makes_the_backends_kind,
+		     signal_through_either_kind, self_sentinels);
+	pt_add_tests(pt_tcase(s, "conversion"), convert_both_ways,
+		     convert_thread_pidfd, convert_recycled_pid,
+		     convert_races_recycling);
+	pt_add_tests(pt_tcase(s, "children"), fork_and_waitid, fork_autokill,
+		     waitid_either_kind, spawn_keeps_the_callers_mask,
+		     autoreaping_refused);
+	pt_add_tests(pt_tcase(s, "features"), exit_status_of_native_pidfd,
+		     native_pidfd_everywhere);
 	return s;
 }
 

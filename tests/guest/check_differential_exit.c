@@ -366,23 +366,6 @@ START_TEST(test_fdinfo)
 }
 END_TEST
 
-static Suite *suite(void)
-{
-	Suite *s = suite_create("differential_exit");
-	TCase *tc;
-
-	tc = pt_tcase(s, "exit");
-	tcase_set_timeout(tc, TIMEOUT);
-	tcase_add_test(tc, test_poll_exit);
-	tcase_add_test(tc, test_poll_leader_first);
-	tcase_add_test(tc, test_exit_status);
-	tcase_add_test(tc, test_exit_status_open_race);
-	tcase_add_test(tc, test_get_info);
-	tcase_add_test(tc, test_fdinfo);
-	return s;
-}
-
-int main(void)
-{
-	return diff_main(suite());
-}
+PT_SUITE_MAIN_WITH(diff_main, TIMEOUT, "differential_exit", test_poll_exit,
+		   test_poll_leader_first, test_exit_status,
+		   test_exit_status_open_race, test_get_info, test_fdinfo)

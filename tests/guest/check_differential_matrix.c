@@ -573,13 +573,11 @@ static Suite *suite(void)
 	Suite *s = suite_create("differential_matrix");
 	TCase *tc;
 
-	tc = pt_tcase(s, "matrix");
-	tcase_set_timeout(tc, TIMEOUT);
+	tc = diff_tcase(s, "matrix");
 	tcase_add_loop_test(tc, test_matrix, 0, (int)NSENDERS);
 	tcase_add_test(tc, test_landlock);
 
-	tc = pt_tcase(s, "scope");
-	tcase_set_timeout(tc, TIMEOUT);
+	tc = diff_tcase(s, "scope");
 	tcase_add_test(tc, test_scope_overrides);
 	return s;
 }

@@ -307,17 +307,10 @@ END_TEST
 static Suite *suite(void)
 {
 	Suite *s = suite_create("differential_open");
-	TCase *tc;
 
-	tc = pt_tcase(s, "features");
-	tcase_set_timeout(tc, TIMEOUT);
-	tcase_add_test(tc, test_features);
-
-	tc = pt_tcase(s, "open");
-	tcase_set_timeout(tc, TIMEOUT);
-	tcase_add_test(tc, test_open_errors);
-	tcase_add_test(tc, test_open_flags);
-	tcase_add_test(tc, test_open_thread_id);
+	tcase_add_test(diff_tcase(s, "features"), test_features);
+	pt_add_tests(diff_tcase(s, "open"), test_open_errors, test_open_flags,
+		     test_open_thread_id);
 	return s;
 }
 

@@ -76,7 +76,7 @@ START_TEST(test_signal_errors)
 		int r[2];
 
 		if (cases[i].info_signo)
-			db_make_info(&si, cases[i].info_signo == -100 ? 0 :
+			pt_siginfo(&si, cases[i].info_signo == -100 ? 0 :
 				     cases[i].info_signo, cases[i].code, 5);
 		for (int b = 0; b < 2; b++)
 			r[b] = CALL(db_send(b, pc.fd[b], cases[i].sig,
@@ -117,7 +117,7 @@ START_TEST(test_signal_errors)
 		ck_assert_int_eq(CALL(db_send(b, pr.fd[b], 0, NULL, 0)), ESRCH);
 		ck_assert_int_eq(CALL(db_send(b, pr.fd[b], SIGUSR1, NULL, 0)),
 				 ESRCH);
-		db_make_info(&si, SIGUSR1, SI_QUEUE, 1);
+		pt_siginfo(&si, SIGUSR1, SI_QUEUE, 1);
 		ck_assert_int_eq(CALL(db_send(b, pr.fd[b], SIGUSR1, &si, 0)),
 				 ESRCH);
 	}
@@ -230,11 +230,11 @@ static void *send_from_other_thread(void *arg)
 	struct other_thread_sends *o = arg;
 	siginfo_t si;
 
-	db_make_info(&si, o->sig, SI_USER, 1);
+	pt_siginfo(&si, o->sig, SI_USER, 1);
 	o->r_rt = CALL(db_sigqueueinfo(getpid(), o->sig, &si));
 	o->r_n = CALL(db_send(DB_NATIVE, o->fd[0], o->sig, &si, 0));
 	o->r_m = CALL(db_send(DB_MODULE, o->fd[1], o->sig, &si, 0));
-	db_make_info(&si, o->sig, SI_QUEUE, 2);
+	pt_siginfo(&si, o->sig, SI_QUEUE, 2);
 	o->q_rt = CALL(db_sigqueueinfo(getpid(), o->sig, &si));
 	o->q_n = CALL(db_send(DB_NATIVE, o->fd[0], o->sig, &si, 0));
 	o->q_m = CALL(db_send(DB_MODULE, o->fd[1], o->sig, &si, 0));
@@ -282,7 +282,7 @@ START_TEST(test_si_codes_self)
 
 			if (native_flags && !diff_feat->signal_flags)
 				continue;
-			db_make_info(&si, sig, code, 1000 + (int)i);
+			pt_siginfo(&si, sig, code, 1000 + (int)i);
 			si.si_pid = 4242;	/* kept as given */
 			switch (v) {
 			case V_RT: r = CALL(db_sigqueueinfo(me, sig, &si)); break;
@@ -447,7 +447,7 @@ START_TEST(test_siginfo_child_pidns)
 		int code = k == N_RT || k == N_NINFO || k == N_MINFO ? SI_QUEUE :
 			   k == N_TGKILL || k == N_MTHR ? SI_TKILL : SI_USER;
 
-		db_make_info(&si, sig, SI_QUEUE, 50 + k);
+		pt_siginfo(&si, sig, SI_QUEUE, 50 + k);
 		switch (k) {
 		case N_KILL: ret = CALL(kill(outer, sig)); break;
 		case N_RT: ret = CALL(db_sigqueueinfo(outer, sig, &si)); break;
@@ -476,21 +476,6 @@ START_TEST(test_siginfo_child_pidns)
 }
 END_TEST
 
-static Suite *suite(void)
-{
-	Suite *s = suite_create("differential_signal");
-	TCase *tc;
-
-	tc = pt_tcase(s, "signal");
-	tcase_set_timeout(tc, TIMEOUT);
-	tcase_add_test(tc, test_signal_errors);
-	tcase_add_test(tc, test_file_type);
-	tcase_add_test(tc, test_si_codes_self);
-	tcase_add_test(tc, test_siginfo_child_pidns);
-	return s;
-}
-
-int main(void)
-{
-	return diff_main(suite());
-}
+PT_SUITE_MAIN_WITH(diff_main, TIMEOUT, "differential_signal",
+		   test_signal_errors, test_file_type, test_si_codes_self,
+		   test_siginfo_child_pidns)

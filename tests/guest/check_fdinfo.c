@@ -219,21 +219,5 @@ START_TEST(fdinfo_inner_view)
 }
 END_TEST
 
-static Suite *fdinfo_suite(void)
-{
-	Suite *s = suite_create("fdinfo");
-	TCase *tc = pt_tcase(s, "fdinfo");
-
-	tcase_add_test(tc, fdinfo_self);
-	tcase_add_test(tc, fdinfo_thread);
-	tcase_add_test(tc, fdinfo_zombie_and_dead);
-	tcase_add_test(tc, fdinfo_child_pidns);
-	tcase_add_test(tc, fdinfo_not_visible);
-	tcase_add_test(tc, fdinfo_inner_view);
-	return s;
-}
-
-int main(void)
-{
-	return pt_main(fdinfo_suite());
-}
+PT_SUITE_MAIN("fdinfo", fdinfo_self, fdinfo_thread, fdinfo_zombie_and_dead,
+	      fdinfo_child_pidns, fdinfo_not_visible, fdinfo_inner_view)

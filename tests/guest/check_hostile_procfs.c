@@ -556,12 +556,9 @@ static Suite *hostile_suite(void)
 
 	tcase_add_loop_test(tc, hostile_mount_over_entry, 0,
 			    (int)(sizeof(cover_cases) / sizeof(cover_cases[0])));
-	tcase_add_test(tc, hostile_procdir_task_covered);
-	tcase_add_test(tc, hostile_forged_stat);
-	tcase_add_test(tc, hostile_not_procfs);
-	tcase_add_test(tc, hostile_stale_thread_dir);
-	tcase_add_test(tc, hostile_memory);
-	tcase_add_test(tc, hostile_landlock);
+	pt_add_tests(tc, hostile_procdir_task_covered, hostile_forged_stat,
+		     hostile_not_procfs, hostile_stale_thread_dir,
+		     hostile_memory, hostile_landlock);
 	return s;
 }
 

@@ -890,28 +890,18 @@ static Suite *info_suite(void)
 	Suite *s = suite_create("info");
 	TCase *tc;
 
-	tc = pt_tcase(s, "ioctl");
-	tcase_add_test(tc, info_sizes);
-	tcase_add_test(tc, info_errors);
-	tcase_add_test(tc, info_supported_mask);
+	pt_add_tests(pt_tcase(s, "ioctl"), info_sizes, info_errors,
+		     info_supported_mask);
 
-	tc = pt_tcase(s, "values");
-	tcase_add_test(tc, info_self);
-	tcase_add_test(tc, info_thread);
-	tcase_add_test(tc, info_child_creds);
-	tcase_add_test(tc, info_cgroupid);
-	tcase_add_test(tc, info_foreign_pidns);
+	pt_add_tests(pt_tcase(s, "values"), info_self, info_thread,
+		     info_child_creds, info_cgroupid, info_foreign_pidns);
 
-	tc = pt_tcase(s, "exit");
-	tcase_add_test(tc, exit_0);
-	tcase_add_test(tc, exit_42);
-	tcase_add_test(tc, exit_sigkill);
-	tcase_add_test(tc, exit_sigterm);
-	tcase_add_test(tc, exit_non_child);
-	tcase_add_test(tc, exit_thread_exec_leader_alive);
-	tcase_add_test(tc, exit_thread_exec_leader_gone);
-	tcase_add_test(tc, exit_thread_own_code_group_exit_after);
-	tcase_add_test(tc, exit_open_races_reap);
+	pt_add_tests(pt_tcase(s, "exit"), exit_0, exit_42, exit_sigkill,
+		     exit_sigterm, exit_non_child,
+		     exit_thread_exec_leader_alive,
+		     exit_thread_exec_leader_gone,
+		     exit_thread_own_code_group_exit_after,
+		     exit_open_races_reap);
 
 	tc = pt_tcase(s, "coredump");
 	tcase_add_loop_test(tc, coredump, 0,

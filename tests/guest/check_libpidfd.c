@@ -482,12 +482,7 @@ START_TEST(signal_queued_value)
 
 	start_catcher(&c, false, false);
 	fd = libpidfd_open(c.pid, 0);
-	memset(&info, 0, sizeof(info));
-	info.si_signo = SIGRTMIN + 1;
-	info.si_code = SI_QUEUE;
-	info.si_pid = getpid();
-	info.si_uid = getuid();
-	info.si_value.sival_int = 4242;
+	pt_siginfo(&info, SIGRTMIN + 1, SI_QUEUE, 4242);
 	ck_assert_int_eq(libpidfd_send_signal(fd, SIGRTMIN + 1, &info, 0), 0);
 	r = next_record(&c);
 	ck_assert_int_eq(r.signo, SIGRTMIN + 1);
@@ -1032,40 +1027,30 @@ static Suite *libpidfd_suite(void)
 	TCase *tc;
 
 	tc = tcase_create("control_fd");
-	tcase_add_test(tc, control_fd_once_and_cloexec);
-	tcase_add_test(tc, control_fd_threads_race);
-	tcase_add_test(tc, control_fd_after_fork_and_close);
-	tcase_add_test(tc, control_fd_not_inherited_by_exec);
+	pt_add_tests(tc, control_fd_once_and_cloexec, control_fd_threads_race,
+		     control_fd_after_fork_and_close,
+		     control_fd_not_inherited_by_exec);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("open");
-	tcase_add_test(tc, open_errors);
-	tcase_add_test(tc, open_flags_and_zombie);
-	tcase_add_test(tc, kernel_pidfds_accepted);
+	pt_add_tests(tc, open_errors, open_flags_and_zombie,
+		     kernel_pidfds_accepted);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("signal");
 	tcase_set_timeout(tc, 30);
-	tcase_add_test(tc, signal_kill_style_siginfo);
-	tcase_add_test(tc, signal_queued_value);
-	tcase_add_test(tc, signal_errors);
-	tcase_add_test(tc, signal_thread_scope);
-	tcase_add_test(tc, signal_process_group_scope);
-	tcase_add_test(tc, signal_unprivileged_eperm);
+	pt_add_tests(tc, signal_kill_style_siginfo, signal_queued_value,
+		     signal_errors, signal_thread_scope,
+		     signal_process_group_scope, signal_unprivileged_eperm);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("proc_info_wait");
 	tcase_set_timeout(tc, 30);
-	tcase_add_test(tc, procfd);
-	tcase_add_test(tc, get_namespace);
-	tcase_add_test(tc, from_procdir_round_trip);
-	tcase_add_test(tc, get_info_fields);
-	tcase_add_test(tc, get_info_creds_of_unprivileged);
-	tcase_add_test(tc, exit_status_of_non_child);
-	tcase_add_test(tc, wait_exit_timing);
-	tcase_add_test(tc, wait_exit_thread);
-	tcase_add_test(tc, getpid_rules);
-	tcase_add_test(tc, module_pidfds_need_no_proc);
+	pt_add_tests(tc, procfd, get_namespace, from_procdir_round_trip,
+		     get_info_fields, get_info_creds_of_unprivileged,
+		     exit_status_of_non_child, wait_exit_timing,
+		     wait_exit_thread, getpid_rules,
+		     module_pidfds_need_no_proc);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -404,19 +404,16 @@ static Suite *lifecycle_suite(void)
 	Suite *s = suite_create("lifecycle");
 	TCase *tc;
 
-	tc = pt_tcase(s, "live_pidfds");
-	tcase_add_test(tc, live_count_open_close);
-	tcase_add_test(tc, live_count_holder_exit);
+	pt_add_tests(pt_tcase(s, "live_pidfds"), live_count_open_close,
+		     live_count_holder_exit);
 
-	tc = pt_tcase(s, "unload");
-	tcase_add_test(tc, unload_refused_with_pidfd_open);
-	tcase_add_test(tc, unload_refused_with_pidfd_of_dead_process);
-	tcase_add_test(tc, unload_refused_with_device_open);
+	pt_add_tests(pt_tcase(s, "unload"), unload_refused_with_pidfd_open,
+		     unload_refused_with_pidfd_of_dead_process,
+		     unload_refused_with_device_open);
 
 	tc = pt_tcase(s, "races");
 	tcase_set_timeout(tc, 120);
-	tcase_add_test(tc, race_exit_reap_reuse);
-	tcase_add_test(tc, race_close_while_polling_exit);
+	pt_add_tests(tc, race_exit_reap_reuse, race_close_while_polling_exit);
 	return s;
 }
 

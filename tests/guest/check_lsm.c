@@ -68,16 +68,6 @@ struct attempt {
 	int sig;
 };
 
-static void queue_info(siginfo_t *si, int sig)
-{
-	memset(si, 0, sizeof(*si));
-	si->si_signo = sig;
-	si->si_code = SI_QUEUE;
-	si->si_pid = getpid();
-	si->si_uid = getuid();
-	si->si_value.sival_int = 42;
-}
-
 /* 0 or -1/errno, as the path's own call returns. */
 static int send_on_path(pid_t target, enum path path, int sig)
 {
@@ -86,7 +76,7 @@ static int send_on_path(pid_t target, enum path path, int sig)
 	siginfo_t si;
 	int fd, ret, err;
 
-	queue_info(&si, sig);
+	pt_siginfo(&si, sig, SI_QUEUE, 42);
 	switch (path) {
 	case SYS_KILL:
 		return kill(target, sig);
@@ -634,19 +624,13 @@ static Suite *lsm_suite(void)
 	tcase_add_unchecked_fixture(tc, suite_setup, suite_teardown);
 	/* Every case runs dozens of processes under emulation. */
 	tcase_set_timeout(tc, 4 * PT_TIMEOUT);
-	tcase_add_test(tc, test_refusal_is_logged);
-	tcase_add_test(tc, test_refusal_names_bpf);
-	tcase_add_test(tc, test_thread_label_counts);
-	tcase_add_test(tc, test_pgrp_mixed_members);
-	tcase_add_test(tc, test_active_lsms_reported);
-	tcase_add_test(tc, test_probe_only_sender);
-	tcase_add_test(tc, test_usr1_sender);
-	tcase_add_test(tc, test_target_refuses_receive);
-	tcase_add_test(tc, test_sigkill_every_scope);
-	tcase_add_test(tc, test_unconfined_default);
-	tcase_add_test(tc, test_unconfined_trusting_bpf);
-	tcase_add_test(tc, test_trusting_apparmor_approximates);
-	tcase_add_test(tc, test_trust_parameter);
+	pt_add_tests(tc, test_refusal_is_logged, test_refusal_names_bpf,
+		     test_thread_label_counts, test_pgrp_mixed_members,
+		     test_active_lsms_reported, test_probe_only_sender,
+		     test_usr1_sender, test_target_refuses_receive,
+		     test_sigkill_every_scope, test_unconfined_default,
+		     test_unconfined_trusting_bpf,
+		     test_trusting_apparmor_approximates, test_trust_parameter);
 	return s;
 }
 

@@ -692,9 +692,8 @@ static Suite *native_suite(void)
 	tcase_add_test(tc, module_is_not_loaded);
 	tc = pt_tcase(s, "routes");
 	tcase_add_loop_test(tc, route_table_row, 0, ROUTE_COUNT);
-	tc = pt_tcase(s, "probes");
-	tcase_add_test(tc, probes_match_the_kernel);
-	tcase_add_test(tc, probe_is_invisible);
+	tc = pt_add_tests(pt_tcase(s, "probes"), probes_match_the_kernel,
+			  probe_is_invisible);
 	tcase_add_loop_test(tc, probe_refused_means_absent, 0,
 			    sizeof(refusals) / sizeof(refusals[0]));
 	tc = pt_tcase(s, "as_kernel");
@@ -703,15 +702,11 @@ static Suite *native_suite(void)
 	tcase_add_loop_test(tc, send_signal_as_kernel, 0,
 			    sizeof(signal_cases) / sizeof(signal_cases[0]));
 	tcase_add_test(tc, thread_id_needs_pidfd_thread);
-	tc = pt_tcase(s, "procdir");
-	tcase_add_test(tc, procdir_round_trip);
-	tcase_add_test(tc, procdir_of_recycled_number);
-	tcase_add_test(tc, getpid_without_proc);
-	tc = pt_tcase(s, "hostile");
-	tcase_add_test(tc, from_procdir_forged_stat);
-	tcase_add_test(tc, get_procfd_covered);
-	tcase_add_test(tc, other_procfs_instance);
-	tcase_add_test(tc, thread_with_own_fd_table);
+	pt_add_tests(pt_tcase(s, "procdir"), procdir_round_trip,
+		     procdir_of_recycled_number, getpid_without_proc);
+	pt_add_tests(pt_tcase(s, "hostile"), from_procdir_forged_stat,
+		     get_procfd_covered, other_procfs_instance,
+		     thread_with_own_fd_table);
 	return s;
 }
 

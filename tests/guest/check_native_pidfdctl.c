@@ -108,14 +108,5 @@ START_TEST(kill_thread_id)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("native_pidfdctl");
-	TCase *tc = pt_tcase(s, "commands");
-
-	tcase_add_test(tc, info_from_6_13);
-	tcase_add_test(tc, status_everywhere);
-	tcase_add_test(tc, wait_non_child);
-	tcase_add_test(tc, kill_thread_id);
-	return pt_main(s);
-}
+PT_SUITE_MAIN("native_pidfdctl", info_from_6_13, status_everywhere,
+	      wait_non_child, kill_thread_id)

@@ -474,23 +474,15 @@ END_TEST
 static Suite *ns_suite(void)
 {
 	Suite *s = suite_create("ns");
-	TCase *tc;
 
-	tc = pt_tcase(s, "types");
-	tcase_add_test(tc, ns_self_every_type);
-	tcase_add_test(tc, ns_thread_pidfd);
-	tcase_add_test(tc, ns_child_every_type);
-	tcase_add_test(tc, ns_native_differential);
+	pt_add_tests(pt_tcase(s, "types"), ns_self_every_type, ns_thread_pidfd,
+		     ns_child_every_type, ns_native_differential);
 
-	tc = pt_tcase(s, "setns");
-	tcase_add_test(tc, ns_setns_root);
-	tcase_add_test(tc, ns_setns_unprivileged);
+	pt_add_tests(pt_tcase(s, "setns"), ns_setns_root,
+		     ns_setns_unprivileged);
 
-	tc = pt_tcase(s, "access");
-	tcase_add_test(tc, ns_access_decided_by_credentials);
-	tcase_add_test(tc, ns_exited_and_reaped);
-	tcase_add_test(tc, ns_recycled_pid);
-	tcase_add_test(tc, ns_errors);
+	pt_add_tests(pt_tcase(s, "access"), ns_access_decided_by_credentials,
+		     ns_exited_and_reaped, ns_recycled_pid, ns_errors);
 	return s;
 }
 

@@ -421,35 +421,20 @@ END_TEST
 static Suite *open_suite(void)
 {
 	Suite *s = suite_create("open");
-	TCase *tc;
 
-	tc = pt_tcase(s, "device");
-	tcase_add_test(tc, dev_node);
-	tcase_add_test(tc, dev_unprivileged);
-	tcase_add_test(tc, dev_unknown_ioctl);
-	tcase_add_test(tc, dev_is_pidfd);
+	pt_add_tests(pt_tcase(s, "device"), dev_node, dev_unprivileged,
+		     dev_unknown_ioctl, dev_is_pidfd);
 
-	tc = pt_tcase(s, "errors");
-	tcase_add_test(tc, open_efault);
-	tcase_add_test(tc, open_flag_1);
-	tcase_add_test(tc, open_unknown_flags);
-	tcase_add_test(tc, open_invalid_pid);
-	tcase_add_test(tc, open_check_order);
-	tcase_add_test(tc, open_esrch_unknown);
-	tcase_add_test(tc, open_esrch_reaped);
-	tcase_add_test(tc, open_extensible);
-	tcase_add_test(tc, open_emfile);
+	pt_add_tests(pt_tcase(s, "errors"), open_efault, open_flag_1,
+		     open_unknown_flags, open_invalid_pid, open_check_order,
+		     open_esrch_unknown, open_esrch_reaped, open_extensible,
+		     open_emfile);
 
-	tc = pt_tcase(s, "success");
-	tcase_add_test(tc, open_self);
-	tcase_add_test(tc, open_child_and_zombie);
-	tcase_add_test(tc, open_thread);
-	tcase_add_test(tc, open_cloexec_and_flags);
-	tcase_add_test(tc, open_anon_inode_name);
+	pt_add_tests(pt_tcase(s, "success"), open_self, open_child_and_zombie,
+		     open_thread, open_cloexec_and_flags, open_anon_inode_name);
 
-	tc = pt_tcase(s, "pidfd file");
-	tcase_add_test(tc, pidfd_unknown_ioctl);
-	tcase_add_test(tc, pidfd_read_write);
+	pt_add_tests(pt_tcase(s, "pidfd file"), pidfd_unknown_ioctl,
+		     pidfd_read_write);
 	return s;
 }
 

@@ -448,19 +448,7 @@ START_TEST(library_peer_open)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("peer");
-	TCase *tc = pt_tcase(s, "peer");
-
-	tcase_add_test(tc, socketpair_peer_is_self);
-	tcase_add_test(tc, accepted_peer_is_the_child);
-	tcase_add_test(tc, peer_exits);
-	tcase_add_test(tc, peer_passes_the_socket_on);
-	tcase_add_test(tc, peer_number_recycled);
-	tcase_add_test(tc, unprivileged_caller);
-	tcase_add_test(tc, confined_caller_refused);
-	tcase_add_test(tc, errors);
-	tcase_add_test(tc, library_peer_open);
-	return pt_main(s);
-}
+PT_SUITE_MAIN("peer", socketpair_peer_is_self, accepted_peer_is_the_child,
+	      peer_exits, peer_passes_the_socket_on, peer_number_recycled,
+	      unprivileged_caller, confined_caller_refused, errors,
+	      library_peer_open)

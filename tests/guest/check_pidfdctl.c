@@ -625,26 +625,20 @@ static Suite *pidfdctl_suite(void)
 
 	tc = tcase_create("wait");
 	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, wait_non_child_exit_status);
-	tcase_add_test(tc, wait_non_child_killed);
-	tcase_add_test(tc, verbose_names_the_backend);
-	tcase_add_test(tc, wait_several_and_unreaped);
-	tcase_add_test(tc, wait_timeout_and_missing);
+	pt_add_tests(tc, wait_non_child_exit_status, wait_non_child_killed,
+		     verbose_names_the_backend, wait_several_and_unreaped,
+		     wait_timeout_and_missing);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("kill");
 	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, kill_default_and_value);
-	tcase_add_test(tc, kill_each_scope);
-	tcase_add_test(tc, kill_unprivileged_eperm);
-	tcase_add_test(tc, info_and_status);
+	pt_add_tests(tc, kill_default_and_value, kill_each_scope,
+		     kill_unprivileged_eperm, info_and_status);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("run");
 	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, run_exit_codes);
-	tcase_add_test(tc, run_timeout);
-	tcase_add_test(tc, run_forwards_signals);
+	pt_add_tests(tc, run_exit_codes, run_timeout, run_forwards_signals);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("doctor");

@@ -507,21 +507,16 @@ static Suite *poll_suite(void)
 	Suite *s = suite_create("poll");
 	TCase *tc;
 
-	tc = pt_tcase(s, "process");
-	tcase_add_test(tc, poll_running_then_exit);
-	tcase_add_test(tc, poll_zombie_no_hup);
-	tcase_add_test(tc, poll_opened_on_zombie);
-	tcase_add_test(tc, poll_no_early_event_on_leader_exit);
-	tcase_add_test(tc, poll_no_early_event_on_leader_exit_epoll);
-	tcase_add_test(tc, epoll_exit);
-	tcase_add_test(tc, poll_multiple_waiters);
+	pt_add_tests(pt_tcase(s, "process"), poll_running_then_exit,
+		     poll_zombie_no_hup, poll_opened_on_zombie,
+		     poll_no_early_event_on_leader_exit,
+		     poll_no_early_event_on_leader_exit_epoll, epoll_exit,
+		     poll_multiple_waiters);
 
-	tc = pt_tcase(s, "thread");
-	tcase_add_test(tc, poll_thread_pidfd);
-	tcase_add_test(tc, poll_thread_pidfd_other_process);
-	tcase_add_test(tc, poll_thread_pidfd_exec);
-	tcase_add_test(tc, poll_thread_pidfd_exec_leader_gone);
-	tcase_add_test(tc, epoll_thread_pidfd_exec_leader_gone);
+	pt_add_tests(pt_tcase(s, "thread"), poll_thread_pidfd,
+		     poll_thread_pidfd_other_process, poll_thread_pidfd_exec,
+		     poll_thread_pidfd_exec_leader_gone,
+		     epoll_thread_pidfd_exec_leader_gone);
 
 	tc = pt_tcase(s, "stress");
 	tcase_set_timeout(tc, 120);

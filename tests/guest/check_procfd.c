@@ -562,27 +562,20 @@ static Suite *procfd_suite(void)
 	Suite *s = suite_create("procfd");
 	TCase *tc;
 
-	tc = pt_tcase(s, "convert");
-	tcase_add_test(tc, procfd_seed_self);
-	tcase_add_test(tc, procfd_properties);
-	tcase_add_test(tc, procfd_zombie_and_reaped);
-	tcase_add_test(tc, procfd_seed_recycled_pid);
+	pt_add_tests(pt_tcase(s, "convert"), procfd_seed_self,
+		     procfd_properties, procfd_zombie_and_reaped,
+		     procfd_seed_recycled_pid);
 
 	tc = pt_tcase(s, "errors");
 	tcase_add_test(tc, procfd_bad_procfd);
 
-	tc = pt_tcase(s, "namespaces");
-	tcase_add_test(tc, procfd_child_pidns);
-	tcase_add_test(tc, procfd_hidepid);
+	pt_add_tests(pt_tcase(s, "namespaces"), procfd_child_pidns,
+		     procfd_hidepid);
 
-	tc = pt_tcase(s, "from a directory");
-	tcase_add_test(tc, procdir_process);
-	tcase_add_test(tc, procdir_thread);
-	tcase_add_test(tc, procdir_zombie_and_reaped);
-	tcase_add_test(tc, procdir_recycled_pid);
-	tcase_add_test(tc, procdir_child_pidns);
-	tcase_add_test(tc, procdir_hidepid);
-	tcase_add_test(tc, procdir_errors);
+	pt_add_tests(pt_tcase(s, "from a directory"), procdir_process,
+		     procdir_thread, procdir_zombie_and_reaped,
+		     procdir_recycled_pid, procdir_child_pidns, procdir_hidepid,
+		     procdir_errors);
 	return s;
 }
 

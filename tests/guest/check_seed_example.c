@@ -142,12 +142,4 @@ START_TEST(cover_letter_raw_ioctl)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("seed_example");
-	TCase *tc = pt_tcase(s, "cover_letter");
-
-	tcase_add_test(tc, cover_letter_example);
-	tcase_add_test(tc, cover_letter_raw_ioctl);
-	return pt_main(s);
-}
+PT_SUITE_MAIN("seed_example", cover_letter_example, cover_letter_raw_ioctl)

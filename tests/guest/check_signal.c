@@ -249,6 +249,16 @@ static void scope_case(bool on_worker, unsigned int oflags, unsigned int sflags,
 
 /* ---- scopes --------------------------------------------------------- */
 
+/* @si says @sig with @code, sent by @pid as @uid. */
+static void assert_siginfo(const siginfo_t *si, int sig, int code, pid_t pid,
+			   uid_t uid)
+{
+	ck_assert_int_eq(si->si_signo, sig);
+	ck_assert_int_eq(si->si_code, code);
+	ck_assert_int_eq(si->si_pid, pid);
+	ck_assert_int_eq(si->si_uid, uid);
+}
+
 START_TEST(scope_default_process)
 {
 	scope_case(false, 0, 0, SHARED);
@@ -402,10 +412,7 @@ START_TEST(deliver_thread_scope_to_waiting_worker)
 	ck_assert_msg(target_result(&t, &r, 20000) == 0, "no report from the worker");
 	ck_assert_int_eq(r.err, 0);
 	ck_assert_int_eq(r.tid, t.worker);
-	ck_assert_int_eq(r.si.si_signo, SIGUSR1);
-	ck_assert_int_eq(r.si.si_code, SI_TKILL);
-	ck_assert_int_eq(r.si.si_pid, getpid());
-	ck_assert_int_eq(r.si.si_uid, 0);
+	assert_siginfo(&r.si, SIGUSR1, SI_TKILL, getpid(), 0);
 	close(fd);
 	target_stop(&t);
 }
@@ -444,10 +451,7 @@ START_TEST(deliver_process_default_siginfo)
 		      "the process-wide signal did not reach the thread waiting for it");
 	ck_assert_int_eq(r.err, 0);
 	ck_assert_int_eq(r.tid, t.worker);
-	ck_assert_int_eq(r.si.si_signo, SIGUSR2);
-	ck_assert_int_eq(r.si.si_code, SI_USER);
-	ck_assert_int_eq(r.si.si_pid, getpid());
-	ck_assert_int_eq(r.si.si_uid, 0);
+	assert_siginfo(&r.si, SIGUSR2, SI_USER, getpid(), 0);
 	close(fd);
 	target_stop(&t);
 }
@@ -464,22 +468,14 @@ START_TEST(deliver_process_with_info_to_waiting_thread)
 
 	target_start(&t, &waiting_target);
 	fd = pt_open_ok(t.pid, 0);
-	memset(&si, 0, sizeof(si));
-	si.si_signo = SIGRTMIN + 1;
-	si.si_code = SI_QUEUE;
-	si.si_pid = getpid();
-	si.si_uid = getuid();
-	si.si_value.sival_int = 0x5eed1234;
+	pt_siginfo(&si, SIGRTMIN + 1, SI_QUEUE, 0x5eed1234);
 	ck_assert_ok(pt_send_signal(fd, SIGRTMIN + 1, &si, 0));
 	ck_assert_msg(target_result(&t, &r, 20000) == 0,
 		      "the signal did not reach the thread in sigtimedwait");
 	ck_assert_int_eq(r.err, 0);
 	ck_assert_int_eq(r.tid, t.worker);
-	ck_assert_int_eq(r.si.si_signo, SIGRTMIN + 1);
-	ck_assert_int_eq(r.si.si_code, SI_QUEUE);
+	assert_siginfo(&r.si, SIGRTMIN + 1, SI_QUEUE, getpid(), 0);
 	ck_assert_int_eq(r.si.si_value.sival_int, 0x5eed1234);
-	ck_assert_int_eq(r.si.si_pid, getpid());
-	ck_assert_int_eq(r.si.si_uid, 0);
 	close(fd);
 	target_stop(&t);
 }
@@ -942,11 +938,7 @@ static int unpriv_denied(void *arg)
 	DENIED(pt_send_signal(fd, SIGUSR1, NULL, 0), "no info");
 	DENIED(pt_send_signal(fd, 0, NULL, 0), "signal 0");
 	DENIED(pt_send_signal(fd, SIGKILL, NULL, 0), "SIGKILL");
-	memset(&si, 0, sizeof(si));
-	si.si_signo = SIGUSR1;
-	si.si_code = SI_QUEUE;
-	si.si_pid = getpid();
-	si.si_uid = getuid();
+	pt_siginfo(&si, SIGUSR1, SI_QUEUE, 0);
 	DENIED(pt_send_signal(fd, SIGUSR1, &si, 0), "with info");
 	DENIED(pt_send_signal(fd, SIGUSR1, &si, PIDFD_SIGNAL_THREAD), "with info, thread");
 	DENIED(pt_send_signal(fd, SIGUSR1, NULL, PIDFD_SIGNAL_THREAD), "thread scope");
@@ -1013,12 +1005,7 @@ static int unpriv_send(void *arg)
 	pt_dev_close();
 	fd = pt_open(a->t->pid, 0);
 	PT_CHECK(fd >= 0, "open: %m");
-	memset(&si, 0, sizeof(si));
-	si.si_signo = a->sig;
-	si.si_code = SI_QUEUE;
-	si.si_pid = getpid();
-	si.si_uid = getuid();
-	si.si_value.sival_int = 99;
+	pt_siginfo(&si, a->sig, SI_QUEUE, 99);
 	PT_CHECK(pt_send_signal(fd, a->sig, a->info ? &si : NULL, a->flags) == 0,
 		 "same-uid signal: %s", pt_errname(errno));
 	/* report our pid for the si_pid check */
@@ -1040,10 +1027,7 @@ START_TEST(allow_same_uid)
 	ck_assert_msg(rc == 0, "sender failed: %s", msg);
 	ck_assert_msg(target_result(&t, &r, 20000) == 0, "nothing received");
 	ck_assert_int_eq(r.err, 0);
-	ck_assert_int_eq(r.si.si_signo, SIGUSR1);
-	ck_assert_int_eq(r.si.si_code, SI_USER);
-	ck_assert_int_eq(r.si.si_uid, PT_USER);
-	ck_assert_int_eq(r.si.si_pid, atoi(msg));
+	assert_siginfo(&r.si, SIGUSR1, SI_USER, atoi(msg), PT_USER);
 	target_stop(&t);
 }
 END_TEST
@@ -1062,11 +1046,8 @@ START_TEST(allow_same_uid_info_thread)
 	ck_assert_msg(rc == 0, "sender failed: %s", msg);
 	ck_assert_msg(target_result(&t, &r, 20000) == 0, "nothing received");
 	ck_assert_int_eq(r.err, 0);
-	ck_assert_int_eq(r.si.si_signo, SIGUSR2);
-	ck_assert_int_eq(r.si.si_code, SI_QUEUE);
+	assert_siginfo(&r.si, SIGUSR2, SI_QUEUE, atoi(msg), PT_USER);
 	ck_assert_int_eq(r.si.si_value.sival_int, 99);
-	ck_assert_int_eq(r.si.si_uid, PT_USER);
-	ck_assert_int_eq(r.si.si_pid, atoi(msg));
 	target_stop(&t);
 }
 END_TEST
@@ -1089,48 +1070,31 @@ END_TEST
 static Suite *signal_suite(void)
 {
 	Suite *s = suite_create("signal");
-	TCase *tc;
 
-	tc = pt_tcase(s, "scope");
-	tcase_add_test(tc, scope_default_process);
-	tcase_add_test(tc, scope_default_tid_without_thread_flag);
-	tcase_add_test(tc, scope_default_thread_pidfd);
-	tcase_add_test(tc, scope_default_thread_pidfd_leader);
-	tcase_add_test(tc, scope_flag_thread);
-	tcase_add_test(tc, scope_flag_thread_group);
-	tcase_add_test(tc, scope_process_group);
-	tcase_add_test(tc, scope_process_group_siginfo_refused);
-	tcase_add_test(tc, scope_process_group_not_leader);
+	pt_add_tests(pt_tcase(s, "scope"), scope_default_process,
+		     scope_default_tid_without_thread_flag,
+		     scope_default_thread_pidfd,
+		     scope_default_thread_pidfd_leader, scope_flag_thread,
+		     scope_flag_thread_group, scope_process_group,
+		     scope_process_group_siginfo_refused,
+		     scope_process_group_not_leader);
 
-	tc = pt_tcase(s, "delivery");
-	tcase_add_test(tc, deliver_thread_scope_to_waiting_worker);
-	tcase_add_test(tc, deliver_thread_scope_not_to_other_thread);
-	tcase_add_test(tc, deliver_process_default_siginfo);
-	tcase_add_test(tc, deliver_process_with_info_to_waiting_thread);
-	tcase_add_test(tc, deliver_thread_with_info);
-	tcase_add_test(tc, self_sigusr1);
-	tcase_add_test(tc, self_info_any_code_allowed);
+	pt_add_tests(pt_tcase(s, "delivery"), deliver_thread_scope_to_waiting_worker,
+		     deliver_thread_scope_not_to_other_thread,
+		     deliver_process_default_siginfo,
+		     deliver_process_with_info_to_waiting_thread,
+		     deliver_thread_with_info, self_sigusr1,
+		     self_info_any_code_allowed);
 
-	tc = pt_tcase(s, "errors");
-	tcase_add_test(tc, err_flags);
-	tcase_add_test(tc, err_signal_number);
-	tcase_add_test(tc, err_efault);
-	tcase_add_test(tc, err_extensible);
-	tcase_add_test(tc, err_signo_mismatch);
-	tcase_add_test(tc, err_si_code_to_other);
-	tcase_add_test(tc, probe_sig0);
-	tcase_add_test(tc, reaped_esrch);
-	tcase_add_test(tc, zombie_ok);
-	tcase_add_test(tc, recycled_pid_esrch);
-	tcase_add_test(tc, foreign_pidns_einval);
-	tcase_add_test(tc, sibling_pidns_einval);
+	pt_add_tests(pt_tcase(s, "errors"), err_flags, err_signal_number,
+		     err_efault, err_extensible, err_signo_mismatch,
+		     err_si_code_to_other, probe_sig0, reaped_esrch, zombie_ok,
+		     recycled_pid_esrch, foreign_pidns_einval,
+		     sibling_pidns_einval);
 
-	tc = pt_tcase(s, "permissions");
-	tcase_add_test(tc, deny_unprivileged_to_root);
-	tcase_add_test(tc, deny_unprivileged_to_other_uid);
-	tcase_add_test(tc, allow_same_uid);
-	tcase_add_test(tc, allow_same_uid_info_thread);
-	tcase_add_test(tc, root_may_signal_other_uid);
+	pt_add_tests(pt_tcase(s, "permissions"), deny_unprivileged_to_root,
+		     deny_unprivileged_to_other_uid, allow_same_uid,
+		     allow_same_uid_info_thread, root_may_signal_other_uid);
 	return s;
 }
 

@@ -19,12 +19,4 @@ START_TEST(test_fails_on_purpose)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("harness-fail");
-	TCase *tc = pt_tcase(s, "deliberate");
-
-	tcase_add_test(tc, test_passes);
-	tcase_add_test(tc, test_fails_on_purpose);
-	return pt_main(s);
-}
+PT_SUITE_MAIN("harness-fail", test_passes, test_fails_on_purpose)

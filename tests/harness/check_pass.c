@@ -142,15 +142,6 @@ START_TEST(test_userns_pidns_with_fresh_procfs)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("harness-pass");
-	TCase *tc = pt_tcase(s, "env");
-
-	tcase_add_test(tc, test_dev_pidfd_opens);
-	tcase_add_test(tc, test_tmp_writable);
-	tcase_add_test(tc, test_can_drop_privileges);
-	tcase_add_test(tc, test_pidns_with_fresh_procfs);
-	tcase_add_test(tc, test_userns_pidns_with_fresh_procfs);
-	return pt_main(s);
-}
+PT_SUITE_MAIN("harness-pass", test_dev_pidfd_opens, test_tmp_writable,
+	      test_can_drop_privileges, test_pidns_with_fresh_procfs,
+	      test_userns_pidns_with_fresh_procfs)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The Check glue every suite shares, host and guest alike: a tcase with
- * the standard timeout, and main()'s run of a suite. Header-only, so that
+ * the standard timeout, its tests added from a list, and main()'s run of
+ * a suite. Header-only, so that
  * the host's unit tests and the harness's own programs take it without
  * linking the guest helpers.
  */
@@ -24,6 +25,20 @@ static inline TCase *pt_tcase(Suite *s, const char *name)
 	return tc;
 }
 
+/*
+ * Adds the tests listed to @tc and returns it:
+ * pt_add_tests(pt_tcase(s, "open"), test_a, test_b).
+ */
+#define pt_add_tests(tc, ...) \
+	pt_add_test_list((tc), (const TTest *const[]){ __VA_ARGS__, NULL })
+
+static inline TCase *pt_add_test_list(TCase *tc, const TTest *const *tests)
+{
+	for (; *tests; tests++)
+		tcase_add_test(tc, *tests);
+	return tc;
+}
+
 /* The usual main(): runs @s in fork mode, exit status 0 if all passed. */
 static inline int pt_main(Suite *s)
 {
@@ -37,5 +52,25 @@ static inline int pt_main(Suite *s)
 	srunner_free(sr);
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
+
+/*
+ * main() of a suite with one tcase of the same name, @timeout seconds
+ * long, run by @run (pt_main() or a suite's own):
+ * PT_SUITE_MAIN_WITH(pt_main, PT_TIMEOUT, "peer", test_a, test_b).
+ */
+#define PT_SUITE_MAIN_WITH(run, timeout, name, ...)			\
+int main(void)								\
+{									\
+	Suite *s = suite_create(name);					\
+	TCase *tc = pt_tcase(s, name);					\
+									\
+	tcase_set_timeout(tc, (timeout));				\
+	pt_add_tests(tc, __VA_ARGS__);					\
+	return run(s);							\
+}
+
+/* The same with the standard timeout, run by pt_main(). */
+#define PT_SUITE_MAIN(name, ...) \
+	PT_SUITE_MAIN_WITH(pt_main, PT_TIMEOUT, name, __VA_ARGS__)
 
 #endif

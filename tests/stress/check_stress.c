@@ -127,18 +127,6 @@ static uint64_t stat_add(unsigned long *counter)
 	return __atomic_add_fetch(counter, 1, __ATOMIC_RELAXED);
 }
 
-/* A siginfo as rt_sigqueueinfo(2) sends it: SI_QUEUE, a value. */
-static const siginfo_t *queued_info(siginfo_t *si, int sig, int value)
-{
-	memset(si, 0, sizeof(*si));
-	si->si_signo = sig;
-	si->si_code = SI_QUEUE;
-	si->si_pid = getpid();
-	si->si_uid = getuid();
-	si->si_value.sival_int = value;
-	return si;
-}
-
 static const unsigned int signal_scopes[] = {
 	0, PIDFD_SIGNAL_THREAD, PIDFD_SIGNAL_THREAD_GROUP,
 	PIDFD_SIGNAL_PROCESS_GROUP,
@@ -450,7 +438,7 @@ static void op_signal(struct life *l, struct life_fd *f)
 	int sig = rnd_below(&l->w->rng, 2) ? SIGURG : SIGWINCH;
 	siginfo_t si;
 	const siginfo_t *info = rnd_below(&l->w->rng, 3) ? NULL :
-				queued_info(&si, sig, l->pid);
+				pt_siginfo(&si, sig, SI_QUEUE, l->pid);
 	bool esrch_ok;
 	int ret;
 	char what[64];
@@ -754,7 +742,7 @@ static void life_kill(struct life *l)
 	/* A group's signal with a siginfo is refused (op_signal() checks). */
 	info = rnd_below(&l->w->rng, 2) ||
 	       group_info_refused(scope, l->plan.sig) ?
-	       NULL : queued_info(&si, l->plan.sig, 0);
+	       NULL : pt_siginfo(&si, l->plan.sig, SI_QUEUE, 0);
 	l->fatal_sent = true;
 	errno = 0;
 	ret = pt_send_signal(f->fd, l->plan.sig, info, scope);
@@ -1041,7 +1029,7 @@ static void *hammer_signal(void *arg)
 		int sig = rnd_below(&rng, 32) ? sigs[rnd_below(&rng, 5)] : SIGKILL;
 		const siginfo_t *info = sig && rnd_below(&rng, 2) &&
 					!group_info_refused(scope, sig) ?
-					queued_info(&si, sig, 1) : NULL;
+					pt_siginfo(&si, sig, SI_QUEUE, 1) : NULL;
 		int ret;
 
 		errno = 0;

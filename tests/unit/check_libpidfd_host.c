@@ -503,23 +503,17 @@ static Suite *host_suite(void)
 	Suite *s = suite_create("libpidfd_host");
 	TCase *tc = tcase_create("no_module");
 
-	tcase_add_test(tc, not_loaded_is_enopkg);
-	tcase_add_test(tc, strerror_texts);
+	pt_add_tests(tc, not_loaded_is_enopkg, strerror_texts);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("any_pidfd");
 	tcase_set_timeout(tc, 20);
-	tcase_add_test(tc, getpid_of_kernel_pidfd);
-	tcase_add_test(tc, getpid_rejects_non_pidfds);
-	tcase_add_test(tc, getpid_eremote);
-	tcase_add_test(tc, wait_exit_times_out_then_sees_exit);
-	tcase_add_test(tc, wait_exit_restarts_after_signal);
-	tcase_add_test(tc, wait_exit_bad_fd);
-	tcase_add_test(tc, get_info_sizes);
-	tcase_add_test(tc, exit_status_after_reap);
-	tcase_add_test(tc, bad_fds_pass_errno_through);
-	tcase_add_test(tc, open_unknown_flags_einval);
-	tcase_add_test(tc, open_native_where_exit_is_kept);
+	pt_add_tests(tc, getpid_of_kernel_pidfd, getpid_rejects_non_pidfds,
+		     getpid_eremote, wait_exit_times_out_then_sees_exit,
+		     wait_exit_restarts_after_signal, wait_exit_bad_fd,
+		     get_info_sizes, exit_status_after_reap,
+		     bad_fds_pass_errno_through, open_unknown_flags_einval,
+		     open_native_where_exit_is_kept);
 	suite_add_tcase(s, tc);
 	return s;
 }

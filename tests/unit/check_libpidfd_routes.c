@@ -78,11 +78,4 @@ START_TEST(doc_table_is_the_tested_one)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("libpidfd_routes");
-	TCase *tc = pt_tcase(s, "doc");
-
-	tcase_add_test(tc, doc_table_is_the_tested_one);
-	return pt_main(s);
-}
+PT_SUITE_MAIN("libpidfd_routes", doc_table_is_the_tested_one)

@@ -618,27 +618,15 @@ static Suite *args_suite(void)
 	TCase *tc = tcase_create("parser");
 
 	tcase_add_checked_fixture(tc, NULL, teardown);
-	tcase_add_test(tc, no_command);
-	tcase_add_test(tc, unknown_command);
-	tcase_add_test(tc, help_and_version);
-	tcase_add_test(tc, wait_pids_and_timeout);
-	tcase_add_test(tc, wait_errors);
-	tcase_add_test(tc, durations);
-	tcase_add_test(tc, signals);
-	tcase_add_test(tc, kill_options);
-	tcase_add_test(tc, kill_errors);
-	tcase_add_test(tc, info_and_status);
-	tcase_add_test(tc, run_options);
-	tcase_add_test(tc, run_foreground);
-	tcase_add_test(tc, doctor_args);
-	tcase_add_test(tc, run_errors);
+	pt_add_tests(tc, no_command, unknown_command, help_and_version,
+		     wait_pids_and_timeout, wait_errors, durations, signals,
+		     kill_options, kill_errors, info_and_status, run_options,
+		     run_foreground, doctor_args, run_errors);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("binary");
-	tcase_add_test(tc, binary_help_version);
-	tcase_add_test(tc, binary_usage_errors);
-	tcase_add_test(tc, binary_without_module);
-	tcase_add_test(tc, binary_write_error);
+	pt_add_tests(tc, binary_help_version, binary_usage_errors,
+		     binary_without_module, binary_write_error);
 	suite_add_tcase(s, tc);
 	return s;
 }

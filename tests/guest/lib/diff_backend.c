@@ -80,16 +80,6 @@ int db_tgsigqueueinfo(pid_t tgid, pid_t tid, int sig, siginfo_t *info)
 	return (int)syscall(SYS_rt_tgsigqueueinfo, tgid, tid, sig, info);
 }
 
-void db_make_info(siginfo_t *si, int sig, int code, int value)
-{
-	memset(si, 0, sizeof(*si));
-	si->si_signo = sig;
-	si->si_code = code;
-	si->si_pid = getpid();
-	si->si_uid = getuid();
-	si->si_value.sival_int = value;
-}
-
 /* ---- the backends -------------------------------------------------- */
 
 int db_open(enum db_backend b, pid_t pid, unsigned int flags)
@@ -682,15 +672,15 @@ struct db_rep db_do(const struct db_req *r)
 		rep.ret = db_tgkill(r->b, r->c, r->sig);
 		break;
 	case DB_OP_SIGQUEUE:
-		db_make_info(&si, r->sig, r->code, r->value);
+		pt_siginfo(&si, r->sig, r->code, r->value);
 		rep.ret = db_sigqueueinfo(r->b, r->sig, &si);
 		break;
 	case DB_OP_TGSIGQUEUE:
-		db_make_info(&si, r->sig, r->code, r->value);
+		pt_siginfo(&si, r->sig, r->code, r->value);
 		rep.ret = db_tgsigqueueinfo(r->b, r->c, r->sig, &si);
 		break;
 	case DB_OP_PIDFD_SEND:
-		db_make_info(&si, r->sig, r->code, r->value);
+		pt_siginfo(&si, r->sig, r->code, r->value);
 		rep.ret = db_send((enum db_backend)r->a, r->b, r->sig,
 				  r->with_info ? &si : NULL, (unsigned)r->c);
 		break;

@@ -76,8 +76,6 @@ int db_fdinfo(int fd, const char *key, char *out, size_t len);
 int db_tgkill(pid_t tgid, pid_t tid, int sig);
 int db_sigqueueinfo(pid_t pid, int sig, siginfo_t *info);
 int db_tgsigqueueinfo(pid_t tgid, pid_t tid, int sig, siginfo_t *info);
-/* A caller's siginfo: si_pid/si_uid are the caller's, si_int @value. */
-void db_make_info(siginfo_t *si, int sig, int code, int value);
 
 /* SigPnd of thread @tid and ShdPnd of process @pid, from /proc. */
 int db_pending(pid_t pid, pid_t tid, uint64_t *sigpnd, uint64_t *shdpnd);

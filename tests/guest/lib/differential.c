@@ -105,6 +105,14 @@ void start_target(struct db_target *t, const struct db_creds *c, bool setsid)
 		      c->name, pt_errname(errno));
 }
 
+TCase *diff_tcase(Suite *s, const char *name)
+{
+	TCase *tc = pt_tcase(s, name);
+
+	tcase_set_timeout(tc, TIMEOUT);
+	return tc;
+}
+
 int diff_main(Suite *s)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);

@@ -64,5 +64,7 @@ void start_target(struct db_target *t, const struct db_creds *c, bool setsid);
 
 /* Runs @s with the module as libpidfd's side; the exit status. */
 int diff_main(Suite *s);
+/* pt_tcase() with the differential suites' longer timeout. */
+TCase *diff_tcase(Suite *s, const char *name);
 
 #endif

@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Processes, threads and time for tests: see pt_process.h. */
+#include "pt_process.h"
+#include "pt_files.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+pid_t pt_gettid(void)
+{
+	return (pid_t)syscall(SYS_gettid);
+}
+
+pid_t pt_clone(unsigned long flags)
+{
+	pid_t parent = getpid();
+	sigset_t all, old;
+	pid_t pid;
+
+	fflush(NULL);
+	/* No signal may reach the child before its handlers are reset. */
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &old);
+	/* glibc's fork() has no flags; the raw clone is fork()'s (no stack). */
+	pid = flags ? (pid_t)syscall(SYS_clone, flags | SIGCHLD, NULL, NULL,
+				     NULL, NULL) : fork();
+	if (pid == 0) {
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGALRM, SIG_DFL);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		/* our parent died before prctl (0: it is in another pid ns) */
+		if (getppid() != parent && getppid() != 0)
+			_exit(99);
+	}
+	return pid;
+}
+
+pid_t pt_fork(void)
+{
+	return pt_clone(0);
+}
+
+/* In the child of a fork that returned @pid: sleep until killed. */
+static pid_t sleep_in_child(pid_t pid)
+{
+	if (pid == 0) {
+		for (;;)
+			pause();
+	}
+	return pid;
+}
+
+/* In the child of a fork that returned @pid: exit with @code. */
+static pid_t exit_in_child(pid_t pid, int code)
+{
+	if (pid == 0)
+		_exit(code);
+	return pid;
+}
+
+pid_t pt_fork_sleeper(void)
+{
+	return sleep_in_child(pt_fork());
+}
+
+pid_t pt_fork_exit(int code)
+{
+	return exit_in_child(pt_fork(), code);
+}
+
+int pt_waitpid(pid_t pid, int *status, int options)
+{
+	int ret;
+
+	do
+		ret = waitpid(pid, status, options);
+	while (ret < 0 && errno == EINTR);
+	return ret;
+}
+
+int pt_reap(pid_t pid)
+{
+	int status;
+
+	if (pt_waitpid(pid, &status, __WALL) != pid)
+		return -1;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return -1;
+}
+
+int pt_wait_zombie(pid_t pid)
+{
+	siginfo_t si;
+	int ret;
+
+	do
+		ret = waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT | __WALL);
+	while (ret < 0 && errno == EINTR);
+	return ret;
+}
+
+void pt_kill_reap(pid_t pid)
+{
+	if (pid <= 0)
+		return;
+	kill(pid, SIGKILL);
+	pt_waitpid(pid, NULL, __WALL);
+}
+
+int pt_drop_privs(uid_t uid, gid_t gid)
+{
+	if (setgroups(0, NULL) < 0)
+		return -1;
+	if (setresgid(gid, gid, gid) < 0)
+		return -1;
+	return setresuid(uid, uid, uid);
+}
+
+bool pt_alive(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	if (!p || p[1] != ' ')
+		return false;
+	return p[2] != 'Z' && p[2] != 'X';
+}
+
+bool pt_child_running(pid_t pid)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT | __WALL) < 0)
+		return false;
+	return si.si_pid == 0;
+}
+
+static int report_fd = -1;
+
+void pt_msg(const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(buf))
+		n = sizeof(buf) - 1;
+	if (report_fd >= 0) {
+		if (write(report_fd, buf, (size_t)n) < 0)
+			return;
+	} else {
+		fprintf(stderr, "%s\n", buf);
+	}
+}
+
+int pt_run(int (*fn)(void *), void *arg, char *msg, size_t msglen)
+{
+	int p[2], status;
+	size_t off = 0;
+	pid_t pid;
+
+	if (msglen)
+		msg[0] = '\0';
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -1;
+	pid = pt_fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(p[0]);
+		report_fd = p[1];
+		_exit(fn(arg) & 0xff);
+	}
+	close(p[1]);
+	for (;;) {
+		ssize_t n;
+
+		if (off + 1 >= msglen) {
+			char sink[256];
+
+			n = read(p[0], sink, sizeof(sink));
+		} else {
+			n = read(p[0], msg + off, msglen - off - 1);
+			if (n > 0)
+				off += (size_t)n;
+		}
+		if (n == 0 || (n < 0 && errno != EINTR))
+			break;
+	}
+	if (msglen)
+		msg[off] = '\0';
+	close(p[0]);
+	if (pt_waitpid(pid, &status, 0) != pid)
+		return -1;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return -1;
+}
+
+void pt_sync_init(struct pt_sync *s)
+{
+	if (pipe2(s->fd, O_CLOEXEC) < 0)
+		s->fd[0] = s->fd[1] = -1;
+}
+
+void pt_sync_put(struct pt_sync *s, int v)
+{
+	if (write(s->fd[1], &v, sizeof(v)) != sizeof(v))
+		return;
+}
+
+int pt_sync_get(struct pt_sync *s, int timeout_ms)
+{
+	int v;
+	ssize_t n;
+
+	if (pt_poll1(s->fd[0], POLLIN, timeout_ms) <= 0)
+		return -1;
+	do
+		n = read(s->fd[0], &v, sizeof(v));
+	while (n < 0 && errno == EINTR);
+	return n == sizeof(v) ? v : -1;
+}
+
+void pt_sync_close(struct pt_sync *s)
+{
+	if (s->fd[0] >= 0)
+		close(s->fd[0]);
+	if (s->fd[1] >= 0)
+		close(s->fd[1]);
+	s->fd[0] = s->fd[1] = -1;
+}
+
+void *pt_idle_thread(void *arg)
+{
+	pt_sync_put(arg, pt_gettid());
+	for (;;)
+		pause();
+	return NULL;
+}
+
+pid_t pt_fork_at(pid_t nr)
+{
+	if (pt_set_ns_last_pid(nr - 1) < 0)
+		return -1;
+	return pt_fork();
+}
+
+pid_t pt_fork_sleeper_at(pid_t nr)
+{
+	return sleep_in_child(pt_fork_at(nr));
+}
+
+pid_t pt_fork_exit_at(pid_t nr, int code)
+{
+	return exit_in_child(pt_fork_at(nr), code);
+}
+
+int64_t pt_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int pt_poll1(int fd, short events, int timeout_ms)
+{
+	struct pollfd p = { .fd = fd, .events = events };
+	int64_t end = pt_now_ms() + timeout_ms;
+	int ret;
+
+	for (;;) {
+		ret = poll(&p, 1, timeout_ms);
+		if (ret >= 0 || errno != EINTR)
+			break;
+		timeout_ms = (int)(end - pt_now_ms());
+		if (timeout_ms < 0)
+			timeout_ms = 0;
+	}
+	if (ret <= 0)
+		return ret;
+	return p.revents;
+}
+
+int pt_sigtimedwait(const sigset_t *set, siginfo_t *si, int timeout_ms)
+{
+	struct timespec ts = { timeout_ms / 1000, (timeout_ms % 1000) * 1000000L };
+	int64_t end = pt_now_ms() + timeout_ms;
+	long ret;
+
+	for (;;) {
+		ret = syscall(SYS_rt_sigtimedwait, set, si, &ts, _NSIG / 8);
+		if (ret >= 0 || errno != EINTR)
+			return (int)ret;
+		timeout_ms = (int)(end - pt_now_ms());
+		if (timeout_ms < 0)
+			timeout_ms = 0;
+		ts.tv_sec = timeout_ms / 1000;
+		ts.tv_nsec = (timeout_ms % 1000) * 1000000L;
+	}
+}
+
+siginfo_t *pt_siginfo(siginfo_t *si, int sig, int code, int value)
+{
+	memset(si, 0, sizeof(*si));
+	si->si_signo = sig;
+	si->si_code = code;
+	si->si_pid = getpid();
+	si->si_uid = getuid();
+	si->si_value.sival_int = value;
+	return si;
+}
+
+void *pt_bad_ptr(void)
+{
+	static void *bad;
+
+	if (!bad) {
+		/* A PROT_NONE page, kept mapped so nothing else lands there. */
+		bad = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+			   -1, 0);
+		if (bad == MAP_FAILED)
+			return (void *)8;
+	}
+	return bad;
+}
+
+const char *pt_errname(int err)
+{
+	const char *s = strerrorname_np(err);
+
+	return s ? s : (err ? "E?" : "0");
+}

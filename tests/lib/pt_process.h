@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Processes, threads, waiting and time for tests. No Check: the fuzzer,
+ * the stress test, the benchmark and the 32-bit programs link it as the
+ * Check suites do.
+ *
+ * Fork with pt_fork(), never fork(): a plain child of a Check test keeps
+ * Check's SIGTERM handler, which turns a SIGTERM sent to the child into
+ * one for the test's whole process group, the test included.
+ */
+#ifndef PT_PROCESS_H
+#define PT_PROCESS_H
+
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+pid_t pt_gettid(void);
+/*
+ * fork() for tests: the child gets the default action for the signals
+ * Check handles (its SIGTERM handler would forward to the whole group)
+ * and PR_SET_PDEATHSIG SIGKILL.
+ */
+pid_t pt_fork(void);
+/* The same with clone(2) @flags (CLONE_NEWPID...): fork() when 0. */
+pid_t pt_clone(unsigned long flags);
+/* A child that waits (pause) until killed; dies with its parent. */
+pid_t pt_fork_sleeper(void);
+/* A child that exits at once with @code. */
+pid_t pt_fork_exit(int code);
+/*
+ * pt_fork() for pid number @nr of the caller's pid namespace (which it
+ * must own, e.g. as its init): the child's number, which the caller
+ * compares with @nr; -1 if ns_last_pid cannot be set.
+ */
+pid_t pt_fork_at(pid_t nr);
+/* pt_fork_sleeper() and pt_fork_exit() for pid number @nr, as above. */
+pid_t pt_fork_sleeper_at(pid_t nr);
+pid_t pt_fork_exit_at(pid_t nr, int code);
+/* waitpid() retrying on EINTR; the raw status, or -1. */
+int pt_waitpid(pid_t pid, int *status, int options);
+/* Reaps @pid: its exit code, 128 + signal if killed, -1 on error. */
+int pt_reap(pid_t pid);
+/* Waits until @pid is a zombie, without reaping it. 0 or -1. */
+int pt_wait_zombie(pid_t pid);
+/* Kills and reaps. */
+void pt_kill_reap(pid_t pid);
+/* setgroups(0), setresgid(gid), setresuid(uid). 0 or -1. */
+int pt_drop_privs(uid_t uid, gid_t gid);
+/* Does @pid exist and is it not a zombie? (/proc/<pid>/stat state) */
+bool pt_alive(pid_t pid);
+/* Is our child @pid still running (not exited)? Works in any pid ns. */
+bool pt_child_running(pid_t pid);
+
+/*
+ * Runs @fn in a forked child and waits for it. The child's pt_msg() text
+ * lands in @msg. Returns the child's exit code (fn's return value), or
+ * 128 + signal if it was killed, or -1 if fork failed.
+ */
+int pt_run(int (*fn)(void *), void *arg, char *msg, size_t msglen);
+/* In a pt_run() child: append a message for the test process. */
+void pt_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* In a pt_run() child: pt_msg() and return 1 from the function. */
+#define PT_FAIL(...) do { pt_msg(__VA_ARGS__); return 1; } while (0)
+/* In a pt_run() child: check a condition. */
+#define PT_CHECK(cond, ...) do { \
+	if (!(cond)) { pt_msg("%s:%d: %s: ", __FILE__, __LINE__, #cond); \
+		       PT_FAIL(__VA_ARGS__); } } while (0)
+/* The same in a helper of a pt_run() child: ends the child with 1. */
+#define PT_REQUIRE(cond, ...) do { \
+	if (!(cond)) { pt_msg("%s:%d: %s: ", __FILE__, __LINE__, #cond); \
+		       pt_msg(__VA_ARGS__); _exit(1); } } while (0)
+
+/* A pipe used to say "ready" / "go" between processes. */
+struct pt_sync { int fd[2]; };
+void pt_sync_init(struct pt_sync *s);
+/* Writes an int; reads one (-1 on EOF/timeout, after @timeout_ms). */
+void pt_sync_put(struct pt_sync *s, int v);
+int pt_sync_get(struct pt_sync *s, int timeout_ms);
+void pt_sync_close(struct pt_sync *s);
+/* A thread body: reports its TID through the pt_sync @arg, then idles. */
+void *pt_idle_thread(void *arg);
+
+/* CLOCK_MONOTONIC in milliseconds. */
+int64_t pt_now_ms(void);
+/* poll() one fd for @events: revents, 0 on timeout, -1 on error. */
+int pt_poll1(int fd, short events, int timeout_ms);
+/*
+ * rt_sigtimedwait(2) without glibc, which folds SI_TKILL into SI_USER.
+ * The signal number, or -1/errno (EAGAIN on timeout).
+ */
+int pt_sigtimedwait(const sigset_t *set, siginfo_t *si, int timeout_ms);
+
+/*
+ * Fills @si as a caller of rt_sigqueueinfo(2) does: @sig, @code, our pid
+ * and uid, and @value. Returns @si.
+ */
+siginfo_t *pt_siginfo(siginfo_t *si, int sig, int code, int value);
+
+/* An address that is never mapped (for EFAULT). */
+void *pt_bad_ptr(void);
+/* "EINVAL" for EINVAL, "0" for 0, never NULL. */
+const char *pt_errname(int err);
+
+#endif /* PT_PROCESS_H */
