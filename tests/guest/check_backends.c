@@ -312,9 +312,7 @@ static int recycled_main(void *arg)
 START_TEST(convert_recycled_pid)
 {
 	ck_assert_msg(pt_private_mounts() == 0, "private mount ns: %m");
-	ck_assert_ok(pt_dev());
-	ck_assert_msg(unshare(CLONE_NEWPID) == 0, "unshare(CLONE_NEWPID): %m");
-	pt_assert_child(recycled_main, NULL);
+	pt_assert_child_in_new_pidns(recycled_main, NULL);
 }
 END_TEST
 
@@ -384,9 +382,7 @@ static int race_main(void *arg)
 START_TEST(convert_races_recycling)
 {
 	ck_assert_msg(pt_private_mounts() == 0, "private mount ns: %m");
-	ck_assert_ok(pt_dev());
-	ck_assert_msg(unshare(CLONE_NEWPID) == 0, "unshare(CLONE_NEWPID): %m");
-	pt_assert_child(race_main, NULL);
+	pt_assert_child_in_new_pidns(race_main, NULL);
 }
 END_TEST
 

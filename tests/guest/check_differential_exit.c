@@ -334,11 +334,7 @@ START_TEST(test_fdinfo)
 
 		if (unshare(CLONE_NEWPID))
 			_exit(1);
-		c = fork();
-		if (c == 0) {
-			for (;;)
-				pause();
-		}
+		c = pt_fork_lasting_sleeper();
 		if (write(sync[1], &c, sizeof(c)) != sizeof(c))
 			_exit(2);
 		waitpid(c, NULL, 0);

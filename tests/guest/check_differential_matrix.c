@@ -433,6 +433,30 @@ START_TEST(test_matrix)
 END_TEST
 
 /*
+ * Sends @sig with scope @flag through @fd of backend @b and asserts that
+ * it is pending only on the leader thread (@which 0) or only on the
+ * process (@which 1), then dequeues it from there into @dq, sent by us.
+ */
+static void assert_override(struct db_target *t, int b, int fd, int sig,
+			    unsigned int flag, int which,
+			    struct db_dequeued *dq)
+{
+	uint64_t lead, work, shd, want, other;
+
+	ck_assert_int_eq(CALL(db_send(b, fd, sig, NULL, flag)), 0);
+	pending3(t, &lead, &work, &shd);
+	want = which ? shd : lead;
+	other = work | (which ? lead : shd);
+	ck_assert_msg((want & DB_BIT(sig)) && !(other & DB_BIT(sig)),
+		      "%s %s override: %llx %llx %llx", db_backend_name(b),
+		      which ? "THREAD_GROUP" : "THREAD",
+		      (unsigned long long)lead, (unsigned long long)work,
+		      (unsigned long long)shd);
+	ck_assert_int_eq(db_target_dequeue(t, which, sig, dq), 0);
+	ck_assert_int_eq(dq->pid, getpid());
+}
+
+/*
  * The scope flags (6.9) override the pidfd's default: PIDFD_SIGNAL_THREAD
  * on a process pidfd reaches the leader thread, PIDFD_SIGNAL_THREAD_GROUP
  * on a thread pidfd the process; PIDFD_SIGNAL_PROCESS_GROUP on a thread
@@ -442,7 +466,6 @@ START_TEST(test_scope_overrides)
 {
 	struct db_target t;
 	struct pair pp, pt;
-	uint64_t lead, work, shd;
 	int sig = SIGRTMIN + 3;
 
 	start_target(&t, &targets[0], false);
@@ -460,27 +483,13 @@ START_TEST(test_scope_overrides)
 					  "PIDFD_SIGNAL_*", "6.9");
 			continue;
 		}
-		ck_assert_int_eq(CALL(db_send(b, pp.fd[b], sig, NULL,
-					      PIDFD_SIGNAL_THREAD)), 0);
-		pending3(&t, &lead, &work, &shd);
-		ck_assert_msg((lead & DB_BIT(sig)) && !((work | shd) & DB_BIT(sig)),
-			      "%s THREAD override: %llx %llx %llx",
-			      db_backend_name(b), (unsigned long long)lead,
-			      (unsigned long long)work, (unsigned long long)shd);
-		ck_assert_int_eq(db_target_dequeue(&t, 0, sig, &dq), 0);
+		assert_override(&t, b, pp.fd[b], sig, PIDFD_SIGNAL_THREAD, 0,
+				&dq);
 		ck_assert_int_eq(dq.code, SI_TKILL);
-		ck_assert_int_eq(dq.pid, getpid());
 
-		ck_assert_int_eq(CALL(db_send(b, pt.fd[b], sig, NULL,
-					      PIDFD_SIGNAL_THREAD_GROUP)), 0);
-		pending3(&t, &lead, &work, &shd);
-		ck_assert_msg((shd & DB_BIT(sig)) && !((work | lead) & DB_BIT(sig)),
-			      "%s THREAD_GROUP override: %llx %llx %llx",
-			      db_backend_name(b), (unsigned long long)lead,
-			      (unsigned long long)work, (unsigned long long)shd);
-		ck_assert_int_eq(db_target_dequeue(&t, 1, sig, &dq), 0);
+		assert_override(&t, b, pt.fd[b], sig,
+				PIDFD_SIGNAL_THREAD_GROUP, 1, &dq);
 		ck_assert_int_eq(dq.code, SI_USER);
-		ck_assert_int_eq(dq.pid, getpid());
 		ck_assert_int_eq(dq.uid, 0);
 
 		/* Process group of a non-leader? The thread's tid leads no

@@ -402,11 +402,7 @@ START_TEST(test_siginfo_child_pidns)
 
 		if (unshare(CLONE_NEWPID))
 			_exit(1);
-		init = fork();
-		if (init == 0) {
-			for (;;)
-				pause();
-		}
+		init = pt_fork_lasting_sleeper();
 		sigemptyset(&set);
 		sigaddset(&set, sig);
 		sigprocmask(SIG_BLOCK, &set, NULL);
@@ -469,10 +465,7 @@ START_TEST(test_siginfo_child_pidns)
 	close_pair(&p);
 	close(mthr);
 	db_reap(mid);
-	close(rep[0]);
-	close(rep[1]);
-	close(mid_pipe[0]);
-	close(mid_pipe[1]);
+	pt_close_all(rep[0], rep[1], mid_pipe[0], mid_pipe[1]);
 }
 END_TEST
 

@@ -53,15 +53,12 @@ END_TEST
 
 START_TEST(fdinfo_thread)
 {
-	struct pt_sync s;
-	pthread_t th;
 	char want[64];
 	pid_t tid;
 	int fd;
 
-	pt_sync_init(&s);
-	ck_assert_int_eq(pthread_create(&th, NULL, pt_idle_thread, &s), 0);
-	tid = pt_sync_get(&s, 10000);
+	tid = pt_start_idle_thread();
+	ck_assert_int_gt(tid, 0);
 	fd = pt_open_ok(tid, PIDFD_THREAD);
 	snprintf(want, sizeof(want), "\t%d", tid);
 	expect_field(NULL, getpid(), fd, "Pid:", want);
@@ -93,7 +90,7 @@ START_TEST(fdinfo_child_pidns)
 	int fd;
 	size_t l;
 
-	ck_assert_msg(unshare(CLONE_NEWPID) == 0, "unshare(CLONE_NEWPID): %m");
+	pt_unshare_pidns();
 	pid = pt_fork_sleeper();
 	ck_assert_int_gt(pid, 0);
 	fd = pt_open_ok(pid, 0);
@@ -135,7 +132,7 @@ static void nsview_start(struct nsview *v)
 	ck_assert_msg(pt_private_mounts() == 0, "private mount ns: %m");
 	ck_assert_ok(pt_tmpdir(v->dir, sizeof(v->dir)));
 	v->outer_fd = pt_open_ok(getpid(), 0);
-	ck_assert_msg(unshare(CLONE_NEWPID) == 0, "unshare(CLONE_NEWPID): %m");
+	pt_unshare_pidns();
 	pt_sync_init(&s);
 	v->c = pt_fork();
 	if (v->c == 0) {

@@ -229,14 +229,6 @@ static int procdir_cover_child(void *arg)
 	return 0;
 }
 
-START_TEST(hostile_procdir_task_covered)
-{
-	struct cover_arg a = { 0 };
-
-	run_against_victim(procdir_cover_child, &a);
-}
-END_TEST
-
 /* ---- forged files: nothing the module proves with is a file ---- */
 
 struct forge_arg {
@@ -454,14 +446,6 @@ static int not_proc_child(void *arg)
 	return 0;
 }
 
-START_TEST(hostile_not_procfs)
-{
-	struct cover_arg a = { 0 };
-
-	run_against_victim(not_proc_child, &a);
-}
-END_TEST
-
 /* ---- the caller's memory ---- */
 
 struct flip_arg {
@@ -549,6 +533,20 @@ START_TEST(hostile_memory)
 }
 END_TEST
 
+/* The children that need only the victim: no cover_case of their own. */
+static int (*const victim_children[])(void *) = {
+	procdir_cover_child,	/* OPEN_PROCDIR with task/ covered */
+	not_proc_child,		/* directories that are no /proc entry */
+};
+
+START_TEST(hostile_victim)
+{
+	struct cover_arg a = { 0 };
+
+	run_against_victim(victim_children[_i], &a);
+}
+END_TEST
+
 static Suite *hostile_suite(void)
 {
 	Suite *s = suite_create("hostile_procfs");
@@ -556,8 +554,10 @@ static Suite *hostile_suite(void)
 
 	tcase_add_loop_test(tc, hostile_mount_over_entry, 0,
 			    (int)(sizeof(cover_cases) / sizeof(cover_cases[0])));
-	pt_add_tests(tc, hostile_procdir_task_covered, hostile_forged_stat,
-		     hostile_not_procfs, hostile_stale_thread_dir,
+	tcase_add_loop_test(tc, hostile_victim, 0,
+			    (int)(sizeof(victim_children) /
+				  sizeof(victim_children[0])));
+	pt_add_tests(tc, hostile_forged_stat, hostile_stale_thread_dir,
 		     hostile_memory, hostile_landlock);
 	return s;
 }

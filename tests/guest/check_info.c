@@ -133,14 +133,11 @@ END_TEST
 START_TEST(info_thread)
 {
 	struct pidfd_info info;
-	struct pt_sync s;
-	pthread_t th;
 	pid_t tid;
 	int fd;
 
-	pt_sync_init(&s);
-	ck_assert_int_eq(pthread_create(&th, NULL, pt_idle_thread, &s), 0);
-	tid = pt_sync_get(&s, 10000);
+	tid = pt_start_idle_thread();
+	ck_assert_int_gt(tid, 0);
 	fd = pt_open_ok(tid, PIDFD_THREAD);
 	ck_assert_ok(pt_get_info(fd, &info, PID_CREDS));
 	check_self_values(&info, tid);
@@ -163,9 +160,7 @@ START_TEST(info_child_creds)
 		    setresuid(1000, 1001, 1002))
 			_exit(2);
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		pt_sync_put(&s, 1);
-		for (;;)
-			pause();
+		pt_ready_then_pause(&s);
 	}
 	ck_assert_int_ge(pid, 0);
 	ck_assert_int_eq(pt_sync_get(&s, 10000), 1);
@@ -427,7 +422,7 @@ START_TEST(info_foreign_pidns)
 {
 	int fd = pt_open_ok(getpid(), 0);
 
-	ck_assert_msg(unshare(CLONE_NEWPID) == 0, "unshare(CLONE_NEWPID): %m");
+	pt_unshare_pidns();
 	pt_assert_child(foreign_info, &fd);
 	close(fd);
 }

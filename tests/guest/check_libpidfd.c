@@ -33,15 +33,6 @@
 
 #define WAIT_MS 10000	/* generous: TCG is slow */
 
-static long elapsed_ms(const struct timespec *since)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (now.tv_sec - since->tv_sec) * 1000 +
-	       (now.tv_nsec - since->tv_nsec) / 1000000;
-}
-
 static void reap(pid_t pid, int *status)
 {
 	ck_assert_int_eq(waitpid(pid, status, 0), pid);
@@ -653,38 +644,24 @@ END_TEST
 
 START_TEST(procfd)
 {
-	char buf[2048], want[32];
-	int fd, dir, procroot, st, status;
-	ssize_t n;
+	int fd, dir, procroot, status;
 	pid_t pid = pt_fork_sleeper();
 
 	fd = libpidfd_open(pid, 0);
 	dir = libpidfd_open_procdir(fd);
 	ck_assert_int_ge(dir, 0);
 	ck_assert_int_ne(fcntl(dir, F_GETFD) & FD_CLOEXEC, 0);
-	st = openat(dir, "status", O_RDONLY | O_CLOEXEC);
-	n = read(st, buf, sizeof(buf) - 1);
-	ck_assert_int_gt(n, 0);
-	buf[n] = '\0';
-	snprintf(want, sizeof(want), "\nPid:\t%d\n", pid);
-	ck_assert(strstr(buf, want));
-	close(st);
+	pt_assert_status_pid(dir, pid);
 	close(dir);
 
-	errno = 0;
-	ck_assert_int_eq(libpidfd_get_procfd(fd, -1), -1);
-	ck_assert_int_eq(errno, EBADF);
+	ck_assert_errno(libpidfd_get_procfd(fd, -1), EBADF);
 	procroot = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	errno = 0;
-	ck_assert_int_eq(libpidfd_get_procfd(fd, procroot), -1);
-	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_errno(libpidfd_get_procfd(fd, procroot), EINVAL);
 	close(procroot);
 
 	kill(pid, SIGKILL);
 	reap(pid, &status);
-	errno = 0;
-	ck_assert_int_eq(libpidfd_open_procdir(fd), -1);
-	ck_assert_int_eq(errno, ESRCH);
+	ck_assert_errno(libpidfd_open_procdir(fd), ESRCH);
 	close(fd);
 }
 END_TEST
@@ -851,7 +828,7 @@ END_TEST
 START_TEST(exit_status_of_non_child)
 {
 	int to_grandchild[2], from_mid[2], fd, status;
-	struct timespec start;
+	int64_t start;
 	pid_t mid, grandchild;
 	char c = 'x';
 
@@ -882,10 +859,10 @@ START_TEST(exit_status_of_non_child)
 	ck_assert_int_eq(libpidfd_wait_exit(fd, WAIT_MS), 0);
 
 	/* Its parent reaps it a moment later. */
-	clock_gettime(CLOCK_MONOTONIC, &start);
+	start = pt_now_ms();
 	while (libpidfd_exit_status(fd, &status) < 0) {
 		ck_assert_int_eq(errno, EAGAIN);
-		ck_assert_int_lt(elapsed_ms(&start), WAIT_MS);
+		ck_assert_int_lt(pt_now_ms() - start, WAIT_MS);
 		usleep(5000);
 	}
 	ck_assert(WIFEXITED(status));
@@ -900,25 +877,22 @@ END_TEST
 
 START_TEST(wait_exit_timing)
 {
-	struct timespec start;
+	int64_t start;
 	int fd, status;
 	pid_t pid = pt_fork_sleeper();
 	long ms;
 
 	fd = libpidfd_open(pid, 0);
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	errno = 0;
-	ck_assert_int_eq(libpidfd_wait_exit(fd, 300), -1);
-	ck_assert_int_eq(errno, ETIMEDOUT);
-	ms = elapsed_ms(&start);
+	start = pt_now_ms();
+	ck_assert_errno(libpidfd_wait_exit(fd, 300), ETIMEDOUT);
+	ms = pt_now_ms() - start;
 	ck_assert_msg(ms >= 295 && ms < 3000, "waited %ld ms", ms);
-	ck_assert_int_eq(libpidfd_wait_exit(fd, 0), -1);
-	ck_assert_int_eq(errno, ETIMEDOUT);
+	ck_assert_errno(libpidfd_wait_exit(fd, 0), ETIMEDOUT);
 
 	ck_assert_int_eq(libpidfd_send_signal(fd, SIGKILL, NULL, 0), 0);
-	clock_gettime(CLOCK_MONOTONIC, &start);
+	start = pt_now_ms();
 	ck_assert_int_eq(libpidfd_wait_exit(fd, -1), 0);
-	ck_assert_int_lt(elapsed_ms(&start), WAIT_MS);
+	ck_assert_int_lt(pt_now_ms() - start, WAIT_MS);
 	reap(pid, &status);
 	ck_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 	ck_assert_int_eq(libpidfd_wait_exit(fd, 0), 0);
@@ -957,10 +931,7 @@ START_TEST(wait_exit_thread)
 	ck_assert_int_eq(libpidfd_wait_exit(tfd, WAIT_MS), 0);
 	ck_assert_int_eq(libpidfd_wait_exit(pfd, 100), -1);
 	ck_assert_int_eq(errno, ETIMEDOUT);
-	close(tfd);
-	close(pfd);
-	close(sp[0]);
-	close(sp[1]);
+	pt_close_all(tfd, pfd, sp[0], sp[1]);
 }
 END_TEST
 
@@ -975,17 +946,11 @@ START_TEST(getpid_rules)
 	ck_assert_int_eq(libpidfd_getpid(fd), pid);
 	kill(pid, SIGKILL);
 	reap(pid, &status);
-	errno = 0;
-	ck_assert_int_eq(libpidfd_getpid(fd), -1);
-	ck_assert_int_eq(errno, ESRCH);
+	ck_assert_errno(libpidfd_getpid(fd), ESRCH);
 	close(fd);
-	errno = 0;
-	ck_assert_int_eq(libpidfd_getpid(fd), -1);
-	ck_assert_int_eq(errno, EBADF);
+	ck_assert_errno(libpidfd_getpid(fd), EBADF);
 	ck_assert_int_eq(pipe(fds), 0);
-	errno = 0;
-	ck_assert_int_eq(libpidfd_getpid(fds[0]), -1);
-	ck_assert_int_eq(errno, EBADF);
+	ck_assert_errno(libpidfd_getpid(fds[0]), EBADF);
 	close(fds[0]);
 	close(fds[1]);
 }

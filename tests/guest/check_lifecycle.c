@@ -90,9 +90,7 @@ START_TEST(live_count_holder_exit)
 	if (holder == 0) {
 		if (pt_open(target, 0) < 0 || pt_open(target, PIDFD_THREAD) < 0)
 			_exit(2);
-		pt_sync_put(&up, 1);
-		for (;;)
-			pause();
+		pt_ready_then_pause(&up);
 	}
 	ck_assert_int_ge(holder, 0);
 	ck_assert_int_eq(pt_sync_get(&up, 10000), 1);
@@ -176,7 +174,7 @@ struct race {
 	volatile int stop;
 	pthread_mutex_t lock;
 	char fail[512];
-	unsigned long ok, esrch;
+	struct pt_race_counts n;
 };
 
 static void race_fail(struct race *r, const char *fmt, ...)
@@ -197,11 +195,7 @@ static void race_fail(struct race *r, const char *fmt, ...)
 
 static void race_count(struct race *r, int ret, int err, const char *what)
 {
-	if (ret >= 0)
-		__atomic_add_fetch(&r->ok, 1, __ATOMIC_RELAXED);
-	else if (err == ESRCH)
-		__atomic_add_fetch(&r->esrch, 1, __ATOMIC_RELAXED);
-	else
+	if (!pt_race_count(&r->n, ret, err))
 		race_fail(r, "%s gave %s, not 0 or ESRCH", what, pt_errname(err));
 }
 
@@ -341,7 +335,7 @@ static int race_main(void *arg)
 		done++;
 	}
 	PT_CHECK(done >= 10, "only %d iterations ran", done);
-	pt_msg("%d iterations, %lu successes, %lu ESRCH", done, r.ok, r.esrch);
+	pt_msg("%d iterations, %lu successes, %lu ESRCH", done, r.n.ok, r.n.esrch);
 	return 0;
 }
 
@@ -353,7 +347,7 @@ START_TEST(race_exit_reap_reuse)
 	ck_assert_msg(pt_private_mounts() == 0, "private mount ns: %m");
 	ck_assert_ok(pt_tmpdir(dir, sizeof(dir)));
 	ck_assert_ok(pt_dev());
-	ck_assert_msg(unshare(CLONE_NEWPID) == 0, "unshare(CLONE_NEWPID): %m");
+	pt_unshare_pidns();
 	rc = pt_run(race_main, dir, msg, sizeof(msg));
 	ck_assert_msg(rc == 0, "race: %s", msg);
 	printf("race_exit_reap_reuse: %s\n", msg);

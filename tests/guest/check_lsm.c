@@ -432,9 +432,7 @@ START_TEST(test_pgrp_mixed_members)
 		if (setpgid(0, t.pid) < 0 ||
 		    lt_apparmor_enter("pidfd_recv_exists") < 0)
 			_exit(1);
-		pt_sync_put(&ready, 1);
-		for (;;)
-			pause();
+		pt_ready_then_pause(&ready);
 	}
 	ck_assert_int_gt(other, 0);
 	ck_assert_msg(pt_sync_get(&ready, 10000) == 1,

@@ -83,11 +83,18 @@ static pid_t start_thread(void)
 	return tid;
 }
 
+/* A child that sleeps until killed, in *@child, and its pidfd. */
+static int open_sleeper(pid_t *child)
+{
+	*child = pt_fork_sleeper();
+	return ck_assert_ok(libpidfd_open(*child, 0));
+}
+
 /* The pidfd of a child that is already reaped (its exit code 7). */
 static int reaped_child_pidfd(void)
 {
-	pid_t child = pt_fork_sleeper();
-	int fd = ck_assert_ok(libpidfd_open(child, 0));
+	pid_t child;
+	int fd = open_sleeper(&child);
 
 	ck_assert_int_eq(kill(child, SIGTERM), 0);
 	ck_assert_int_eq(pt_reap(child), 128 + SIGTERM);
@@ -541,11 +548,10 @@ END_TEST
 /* Without /proc, a kernel with PIDFD_GET_INFO still gives the number. */
 START_TEST(getpid_without_proc)
 {
-	pid_t child = pt_fork_sleeper();
-	int pidfd = ck_assert_ok(libpidfd_open(child, 0));
+	pid_t child;
+	int pidfd = open_sleeper(&child);
 
-	ck_assert_int_eq(unshare(CLONE_NEWNS), 0);
-	ck_assert_int_eq(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), 0);
+	ck_assert_int_eq(pt_private_mounts(), 0);
 	ck_assert_int_eq(umount2("/proc", MNT_DETACH), 0);
 	ck_assert_int_eq(access("/proc/self", F_OK), -1);
 	if (pt_kernel_at_least(6, 13))
@@ -597,8 +603,8 @@ END_TEST
 /* Another directory bound over /proc/<pid>: EXDEV, as the module says. */
 START_TEST(get_procfd_covered)
 {
-	pid_t child = pt_fork_sleeper();
-	int pidfd = ck_assert_ok(libpidfd_open(child, 0));
+	pid_t child;
+	int pidfd = open_sleeper(&child);
 	int proc;
 	char path[64];
 
@@ -616,8 +622,8 @@ END_TEST
 /* A procfs instance not our /proc: left to the module. */
 START_TEST(other_procfs_instance)
 {
-	pid_t child = pt_fork_sleeper();
-	int pidfd = ck_assert_ok(libpidfd_open(child, 0));
+	pid_t child;
+	int pidfd = open_sleeper(&child);
 	char path[64];
 	int root, dir;
 

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -22,19 +23,38 @@ static void assert_needs_module(const struct pt_tool_run *r)
 		      r->stderr_text);
 }
 
-START_TEST(info_from_6_13)
+/* A child that sleeps until killed; its number as text in @pid[16]. */
+static pid_t fork_sleeper_arg(char *pid)
 {
 	pid_t child = pt_fork_sleeper();
-	struct pt_tool_run r;
-	char pid[16], line[48];
 
-	snprintf(pid, sizeof(pid), "%d", child);
+	snprintf(pid, 16, "%d", child);
+	return child;
+}
+
+/* Asserts that pidfdctl printed the line @fmt makes. */
+static void __attribute__((format(printf, 2, 3)))
+assert_printed(const struct pt_tool_run *r, const char *fmt, ...)
+{
+	char line[64];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	ck_assert_msg(strstr(r->stdout_text, line), "%s", r->stdout_text);
+}
+
+START_TEST(info_from_6_13)
+{
+	struct pt_tool_run r;
+	char pid[16];
+	pid_t child = fork_sleeper_arg(pid);
+
 	if (pt_kernel_at_least(6, 13)) {
 		ck_assert_int_eq(PT_TOOL(&r, "info", pid), 0);
-		snprintf(line, sizeof(line), "pid:      %d\n", child);
-		ck_assert_msg(strstr(r.stdout_text, line), "%s", r.stdout_text);
-		snprintf(line, sizeof(line), "ppid:     %d\n", getpid());
-		ck_assert_msg(strstr(r.stdout_text, line), "%s", r.stdout_text);
+		assert_printed(&r, "pid:      %d\n", child);
+		assert_printed(&r, "ppid:     %d\n", getpid());
 	} else {
 		ck_assert_int_eq(PT_TOOL(&r, "info", pid), 2);
 		assert_needs_module(&r);
@@ -45,14 +65,12 @@ END_TEST
 
 START_TEST(status_everywhere)
 {
-	pid_t child = pt_fork_sleeper();
 	struct pt_tool_run r;
-	char pid[16], line[32];
+	char pid[16];
+	pid_t child = fork_sleeper_arg(pid);
 
-	snprintf(pid, sizeof(pid), "%d", child);
 	ck_assert_int_eq(PT_TOOL(&r, "status", pid), 0);
-	snprintf(line, sizeof(line), "\nPid:\t%d\n", child);
-	ck_assert_msg(strstr(r.stdout_text, line), "%s", r.stdout_text);
+	assert_printed(&r, "\nPid:\t%d\n", child);
 	pt_kill_reap(child);
 	ck_assert_int_eq(PT_TOOL(&r, "status", pid), 1);
 }
@@ -61,11 +79,10 @@ END_TEST
 /* A process that is not pidfdctl's child: its status once we reap it. */
 START_TEST(wait_non_child)
 {
-	pid_t child = pt_fork_sleeper();
 	struct pt_tool_run r;
 	char pid[16], line[64];
+	pid_t child = fork_sleeper_arg(pid);
 
-	snprintf(pid, sizeof(pid), "%d", child);
 	pt_tool_start(&r, (const char *const[]){ "wait", pid, NULL });
 	pt_tool_wait_holding(r.pid, child);
 	ck_assert_int_eq(kill(child, SIGTERM), 0);

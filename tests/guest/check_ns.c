@@ -119,27 +119,23 @@ END_TEST
 /* A PIDFD_THREAD pidfd of another thread: that thread's namespaces. */
 START_TEST(ns_thread_pidfd)
 {
-	struct pt_sync ready;
-	pthread_t th;
 	pid_t tid;
 	int pidfd;
 
-	pt_sync_init(&ready);
-	ck_assert_int_eq(pthread_create(&th, NULL, pt_idle_thread, &ready), 0);
-	tid = pt_sync_get(&ready, 10000);
+	tid = pt_start_idle_thread();
 	ck_assert_int_gt(tid, 0);
 	pidfd = pt_open_ok(tid, PIDFD_THREAD);
 	assert_each_type(pidfd, getpid(), tid);
 	close(pidfd);
-	pt_sync_close(&ready);
 }
 END_TEST
 
 /*
- * A child in new uts, ipc and mount namespaces with its own host name,
- * forked as uid @uid: with a user namespace of its own when not root.
+ * A pause()ing child running as @uid, dumpable so that only its uid
+ * decides; with @own_ns, in new uts, ipc and mount namespaces with its own
+ * host name, and a user namespace of its own when not root.
  */
-static pid_t fork_ns_child(uid_t uid)
+static pid_t fork_sleeper_as(uid_t uid, bool own_ns)
 {
 	struct pt_sync ready;
 	pid_t pid;
@@ -147,33 +143,29 @@ static pid_t fork_ns_child(uid_t uid)
 	pt_sync_init(&ready);
 	pid = pt_fork();
 	if (pid == 0) {
-		int flags = CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNS;
+		int flags = CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNS |
+			    (uid ? CLONE_NEWUSER : 0);
 
-		if (uid) {
-			flags |= CLONE_NEWUSER;
-			if (pt_drop_privs(uid, uid) < 0 ||
-			    prctl(PR_SET_DUMPABLE, 1) < 0)
-				_exit(1);
-		}
-		if (unshare(flags) < 0 ||
-		    sethostname(CHILD_HOSTNAME, strlen(CHILD_HOSTNAME)) < 0) {
-			pt_sync_put(&ready, -errno);
+		if ((uid && pt_drop_privs(uid, uid) < 0) ||
+		    prctl(PR_SET_DUMPABLE, 1) < 0)
 			_exit(1);
-		}
-		pt_sync_put(&ready, 1);
-		for (;;)
-			pause();
+		if (own_ns && (unshare(flags) < 0 ||
+			       sethostname(CHILD_HOSTNAME,
+					   strlen(CHILD_HOSTNAME)) < 0))
+			_exit(1);
+		pt_ready_then_pause(&ready);
 	}
 	ck_assert_int_gt(pid, 0);
 	ck_assert_msg(pt_sync_get(&ready, 10000) == 1,
-		      "child (uid %d) could not make its namespaces", uid);
+		      "child (uid %d) could not start%s", uid,
+		      own_ns ? " in namespaces of its own" : "");
 	pt_sync_close(&ready);
 	return pid;
 }
 
 START_TEST(ns_child_every_type)
 {
-	pid_t child = fork_ns_child(0);
+	pid_t child = fork_sleeper_as(0, true);
 	int pidfd = pt_open_ok(child, 0), self = pt_open_ok(getpid(), 0);
 	int mine = ck_assert_ok(get_ns(self, PIDFD_GET_UTS_NAMESPACE));
 	int theirs = ck_assert_ok(get_ns(pidfd, PIDFD_GET_UTS_NAMESPACE));
@@ -226,7 +218,7 @@ static int setns_main(void *arg)
 
 START_TEST(ns_setns_root)
 {
-	struct setns_arg a = { fork_ns_child(0), 0 };
+	struct setns_arg a = { fork_sleeper_as(0, true), 0 };
 
 	pt_assert_child(setns_main, &a);
 	pt_kill_reap(a.target);
@@ -236,34 +228,12 @@ END_TEST
 /* Unprivileged: into its own child's user namespace, then its uts one. */
 START_TEST(ns_setns_unprivileged)
 {
-	struct setns_arg a = { fork_ns_child(PT_USER), PT_USER };
+	struct setns_arg a = { fork_sleeper_as(PT_USER, true), PT_USER };
 
 	pt_assert_child(setns_main, &a);
 	pt_kill_reap(a.target);
 }
 END_TEST
-
-/* A pause()ing child running as @uid (dumpable, so only uid decides). */
-static pid_t fork_sleeper_as(uid_t uid)
-{
-	struct pt_sync ready;
-	pid_t pid;
-
-	pt_sync_init(&ready);
-	pid = pt_fork();
-	if (pid == 0) {
-		if ((uid && pt_drop_privs(uid, uid) < 0) ||
-		    prctl(PR_SET_DUMPABLE, 1) < 0)
-			_exit(1);
-		pt_sync_put(&ready, 1);
-		for (;;)
-			pause();
-	}
-	ck_assert_int_gt(pid, 0);
-	ck_assert_int_eq(pt_sync_get(&ready, 10000), 1);
-	pt_sync_close(&ready);
-	return pid;
-}
 
 struct access_arg {
 	pid_t target;
@@ -322,9 +292,9 @@ static int access_main(void *arg)
 
 START_TEST(ns_access_decided_by_credentials)
 {
-	struct access_arg own = { fork_sleeper_as(PT_USER), 0 };
-	struct access_arg root = { fork_sleeper_as(0), EACCES };
-	struct access_arg other = { fork_sleeper_as(2000), EACCES };
+	struct access_arg own = { fork_sleeper_as(PT_USER, false), 0 };
+	struct access_arg root = { fork_sleeper_as(0, false), EACCES };
+	struct access_arg other = { fork_sleeper_as(2000, false), EACCES };
 
 	pt_assert_child(access_main, &own);
 	pt_assert_child(access_main, &root);
@@ -367,15 +337,11 @@ END_TEST
  */
 static int recycled_main(void *arg)
 {
-	pid_t pid, decoy;
+	pid_t decoy;
 	int pidfd, fd;
 
 	(void)arg;
-	pid = pt_fork_exit_at(PT_PID_RECYCLE, 0);
-	PT_CHECK(pid == PT_PID_RECYCLE, "got pid %d", pid);
-	pidfd = pt_open(pid, 0);
-	PT_CHECK(pidfd >= 0, "open: %m");
-	PT_CHECK(pt_reap(pid) == 0, "reap");
+	pidfd = pt_open_reaped_recycled();
 	decoy = pt_fork_at(PT_PID_RECYCLE);
 	if (decoy == 0) {
 		if (unshare(CLONE_NEWUTS) < 0)
@@ -396,9 +362,7 @@ static int recycled_main(void *arg)
 
 START_TEST(ns_recycled_pid)
 {
-	ck_assert_ok(pt_dev());
-	ck_assert_msg(unshare(CLONE_NEWPID) == 0, "unshare(CLONE_NEWPID): %m");
-	pt_assert_child(recycled_main, NULL);
+	pt_assert_child_in_new_pidns(recycled_main, NULL);
 }
 END_TEST
 
@@ -428,7 +392,7 @@ END_TEST
  */
 START_TEST(ns_native_differential)
 {
-	pid_t child = fork_ns_child(0);
+	pid_t child = fork_sleeper_as(0, true);
 	int native = syscall(SYS_pidfd_open, child, 0);
 	int pidfd = pt_open_ok(child, 0);
 	unsigned int i, compared = 0;

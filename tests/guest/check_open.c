@@ -222,11 +222,7 @@ START_TEST(dev_is_pidfd)
 	close(own);
 	ck_assert_errno(ioctl(pt_dev(), PIDFD_DEV_IS_PIDFD, own), EBADF);
 	ck_assert_errno(ioctl(pt_dev(), PIDFD_DEV_IS_PIDFD, -1), EBADF);
-	close(kernel);
-	close(dir);
-	close(path);
-	close(fds[0]);
-	close(fds[1]);
+	pt_close_all(kernel, dir, path, fds[0], fds[1]);
 }
 END_TEST
 

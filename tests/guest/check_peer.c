@@ -230,11 +230,7 @@ START_TEST(peer_passes_the_socket_on)
 		if (sock < 0 || connect(sock, (struct sockaddr *)&addr,
 					sizeof(addr)) < 0)
 			_exit(100);
-		h = fork();
-		if (h == 0) {
-			for (;;)
-				pause();
-		}
+		h = pt_fork_lasting_sleeper();
 		if (write(ready[1], &h, sizeof(h)) != sizeof(h))
 			_exit(101);
 		for (;;)
@@ -253,11 +249,7 @@ START_TEST(peer_passes_the_socket_on)
 	ck_assert_errno(pt_send_signal(fd, 0, NULL, 0), ESRCH);
 	ck_assert(pt_alive(heir));
 	ck_assert_int_eq(kill(heir, SIGKILL), 0);
-	close(fd);
-	close(conn);
-	close(listener);
-	close(ready[0]);
-	close(ready[1]);
+	pt_close_all(fd, conn, listener, ready[0], ready[1]);
 }
 END_TEST
 
@@ -362,12 +354,7 @@ START_TEST(errors)
 	big[12] = 1;
 	ck_assert_errno(ioctl(pt_dev(), PEER_CMD(sizeof(big)), big), E2BIG);
 out:
-	close(tcp);
-	close(lone);
-	close(fds[0]);
-	close(fds[1]);
-	close(sv[0]);
-	close(sv[1]);
+	pt_close_all(tcp, lone, fds[0], fds[1], sv[0], sv[1]);
 }
 END_TEST
 

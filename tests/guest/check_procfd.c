@@ -121,8 +121,13 @@ END_TEST
 
 START_TEST(procfd_bad_procfd)
 {
+	static const char *const not_proc_roots[] = {
+		"/", "/tmp", "/dev/null", "/proc/self", "/proc/sys",
+		"/proc/self/status",
+	};
 	int pidfd = pt_open_ok(getpid(), 0);
 	int closed = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	unsigned int i;
 	int fd;
 
 	close(closed);
@@ -130,25 +135,13 @@ START_TEST(procfd_bad_procfd)
 	ck_assert_errno(pt_get_procfd(pidfd, closed), EBADF);
 	ck_assert_errno(pt_get_procfd(pidfd, 100000), EBADF);
 
-	fd = open_proc("/");
-	ck_assert_errno(pt_get_procfd(pidfd, fd), EINVAL);
-	close(fd);
-	fd = open_proc("/tmp");
-	ck_assert_errno(pt_get_procfd(pidfd, fd), EINVAL);
-	close(fd);
-	fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	ck_assert_errno(pt_get_procfd(pidfd, fd), EINVAL);
-	close(fd);
-	/* procfs, but not its root */
-	fd = open_proc("/proc/self");
-	ck_assert_errno(pt_get_procfd(pidfd, fd), EINVAL);
-	close(fd);
-	fd = open_proc("/proc/sys");
-	ck_assert_errno(pt_get_procfd(pidfd, fd), EINVAL);
-	close(fd);
-	fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
-	ck_assert_errno(pt_get_procfd(pidfd, fd), EINVAL);
-	close(fd);
+	/* Not the root of a procfs: other roots, a device, inside procfs. */
+	for (i = 0; i < sizeof(not_proc_roots) / sizeof(not_proc_roots[0]); i++) {
+		fd = open(not_proc_roots[i], O_RDONLY | O_CLOEXEC);
+		ck_assert_msg(fd >= 0, "open %s: %m", not_proc_roots[i]);
+		ck_assert_errno(pt_get_procfd(pidfd, fd), EINVAL);
+		close(fd);
+	}
 	/* the pidfd itself */
 	ck_assert_errno(pt_get_procfd(pidfd, pidfd), EINVAL);
 	close(pidfd);
@@ -166,11 +159,7 @@ static int recycled_main(void *arg)
 	umount2("/proc", MNT_DETACH);
 	PT_CHECK(mount("proc", "/proc", "proc", 0, NULL) == 0,
 		 "mount a fresh /proc: %m");
-	pid = pt_fork_exit_at(PT_PID_RECYCLE, 0);
-	PT_CHECK(pid == PT_PID_RECYCLE, "got pid %d", pid);
-	pidfd = pt_open(pid, 0);
-	PT_CHECK(pidfd >= 0, "open: %m");
-	PT_CHECK(pt_reap(pid) == 0, "reap");
+	pidfd = pt_open_reaped_recycled();
 	pid = pt_fork_exit_at(PT_PID_RECYCLE, 0);
 	PT_CHECK(pid == PT_PID_RECYCLE, "failed to recycle pid %d (got %d)",
 		 PT_PID_RECYCLE, pid);
@@ -189,9 +178,7 @@ static int recycled_main(void *arg)
 START_TEST(procfd_seed_recycled_pid)
 {
 	ck_assert_msg(pt_private_mounts() == 0, "private mount ns: %m");
-	ck_assert_ok(pt_dev());
-	ck_assert_msg(unshare(CLONE_NEWPID) == 0, "unshare(CLONE_NEWPID): %m");
-	pt_assert_child(recycled_main, NULL);
+	pt_assert_child_in_new_pidns(recycled_main, NULL);
 }
 END_TEST
 
@@ -208,7 +195,7 @@ static void nsproc_start(struct nsproc *v)
 	ck_assert_msg(pt_private_mounts() == 0, "private mount ns: %m");
 	ck_assert_ok(pt_tmpdir(v->dir, sizeof(v->dir)));
 	ck_assert_ok(pt_dev());
-	ck_assert_msg(unshare(CLONE_NEWPID) == 0, "unshare(CLONE_NEWPID): %m");
+	pt_unshare_pidns();
 	pt_sync_init(&s);
 	v->c = pt_fork();
 	if (v->c == 0) {
@@ -351,15 +338,11 @@ END_TEST
 /* /proc/<pid>/task/<tid>: that thread's pidfd, PIDFD_THREAD as asked. */
 START_TEST(procdir_thread)
 {
-	struct pt_sync ready;
-	pthread_t th;
 	char path[96];
 	pid_t tid;
 	int dir, pidfd;
 
-	pt_sync_init(&ready);
-	ck_assert_int_eq(pthread_create(&th, NULL, pt_idle_thread, &ready), 0);
-	tid = pt_sync_get(&ready, 10000);
+	tid = pt_start_idle_thread();
 	ck_assert_int_gt(tid, 0);
 	snprintf(path, sizeof(path), "/proc/%d/task/%d", getpid(), tid);
 	dir = open_proc(path);
@@ -371,7 +354,6 @@ START_TEST(procdir_thread)
 	/* Without PIDFD_THREAD: as PIDFD_DEV_OPEN with the thread's ID. */
 	ck_assert_errno(pt_open_procdir(dir, 0), pt_kernel_tid_open_errno(tid));
 	close(dir);
-	pt_sync_close(&ready);
 }
 END_TEST
 
@@ -435,9 +417,7 @@ static int procdir_recycled_main(void *arg)
 START_TEST(procdir_recycled_pid)
 {
 	ck_assert_msg(pt_private_mounts() == 0, "private mount ns: %m");
-	ck_assert_ok(pt_dev());
-	ck_assert_msg(unshare(CLONE_NEWPID) == 0, "unshare(CLONE_NEWPID): %m");
-	pt_assert_child(procdir_recycled_main, NULL);
+	pt_assert_child_in_new_pidns(procdir_recycled_main, NULL);
 }
 END_TEST
 
@@ -560,14 +540,12 @@ END_TEST
 static Suite *procfd_suite(void)
 {
 	Suite *s = suite_create("procfd");
-	TCase *tc;
 
 	pt_add_tests(pt_tcase(s, "convert"), procfd_seed_self,
 		     procfd_properties, procfd_zombie_and_reaped,
 		     procfd_seed_recycled_pid);
 
-	tc = pt_tcase(s, "errors");
-	tcase_add_test(tc, procfd_bad_procfd);
+	tcase_add_test(pt_tcase(s, "errors"), procfd_bad_procfd);
 
 	pt_add_tests(pt_tcase(s, "namespaces"), procfd_child_pidns,
 		     procfd_hidepid);

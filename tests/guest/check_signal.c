@@ -400,19 +400,41 @@ END_TEST
 
 static const struct target_opts waiting_target = { .wait_ms = 20000 };
 
-START_TEST(deliver_thread_scope_to_waiting_worker)
+/* The waiting worker thread received a signal within 20 s: into @r. */
+static void worker_received(struct target *t, struct recv_result *r,
+			    const char *what)
 {
+	ck_assert_msg(target_result(t, r, 20000) == 0, "%s", what);
+	ck_assert_int_eq(r->err, 0);
+	ck_assert_int_eq(r->tid, t->worker);
+}
+
+/*
+ * The waiting worker receives kill(2)-style signals (no siginfo): through
+ * its own thread pidfd as tgkill(2)'s SI_TKILL, through the process's as
+ * kill(2)'s SI_USER, the process-wide one picked up by the thread waiting.
+ */
+static const struct worker_case {
+	bool thread_pidfd;
+	int sig, code;
+} worker_cases[] = {
+	{ true, SIGUSR1, SI_TKILL },
+	{ false, SIGUSR2, SI_USER },
+};
+
+START_TEST(deliver_to_waiting_worker)
+{
+	const struct worker_case *c = &worker_cases[_i];
 	struct recv_result r;
 	struct target t;
 	int fd;
 
 	target_start(&t, &waiting_target);
-	fd = pt_open_ok(t.worker, PIDFD_THREAD);
-	ck_assert_ok(pt_send_signal(fd, SIGUSR1, NULL, 0));
-	ck_assert_msg(target_result(&t, &r, 20000) == 0, "no report from the worker");
-	ck_assert_int_eq(r.err, 0);
-	ck_assert_int_eq(r.tid, t.worker);
-	assert_siginfo(&r.si, SIGUSR1, SI_TKILL, getpid(), 0);
+	fd = c->thread_pidfd ? pt_open_ok(t.worker, PIDFD_THREAD) :
+			       pt_open_ok(t.pid, 0);
+	ck_assert_ok(pt_send_signal(fd, c->sig, NULL, 0));
+	worker_received(&t, &r, "the worker did not receive the signal");
+	assert_siginfo(&r.si, c->sig, c->code, getpid(), 0);
 	close(fd);
 	target_stop(&t);
 }
@@ -438,25 +460,6 @@ START_TEST(deliver_thread_scope_not_to_other_thread)
 }
 END_TEST
 
-START_TEST(deliver_process_default_siginfo)
-{
-	struct recv_result r;
-	struct target t;
-	int fd;
-
-	target_start(&t, &waiting_target);
-	fd = pt_open_ok(t.pid, 0);
-	ck_assert_ok(pt_send_signal(fd, SIGUSR2, NULL, 0));
-	ck_assert_msg(target_result(&t, &r, 20000) == 0,
-		      "the process-wide signal did not reach the thread waiting for it");
-	ck_assert_int_eq(r.err, 0);
-	ck_assert_int_eq(r.tid, t.worker);
-	assert_siginfo(&r.si, SIGUSR2, SI_USER, getpid(), 0);
-	close(fd);
-	target_stop(&t);
-}
-END_TEST
-
 /* A process-wide signal with a caller siginfo must reach a thread waiting
  * in sigwaitinfo while the main thread blocks it. */
 START_TEST(deliver_process_with_info_to_waiting_thread)
@@ -470,10 +473,7 @@ START_TEST(deliver_process_with_info_to_waiting_thread)
 	fd = pt_open_ok(t.pid, 0);
 	pt_siginfo(&si, SIGRTMIN + 1, SI_QUEUE, 0x5eed1234);
 	ck_assert_ok(pt_send_signal(fd, SIGRTMIN + 1, &si, 0));
-	ck_assert_msg(target_result(&t, &r, 20000) == 0,
-		      "the signal did not reach the thread in sigtimedwait");
-	ck_assert_int_eq(r.err, 0);
-	ck_assert_int_eq(r.tid, t.worker);
+	worker_received(&t, &r, "the signal did not reach the thread in sigtimedwait");
 	assert_siginfo(&r.si, SIGRTMIN + 1, SI_QUEUE, getpid(), 0);
 	ck_assert_int_eq(r.si.si_value.sival_int, 0x5eed1234);
 	close(fd);
@@ -497,9 +497,7 @@ START_TEST(deliver_thread_with_info)
 	si.si_uid = 0;
 	si.si_value.sival_ptr = (void *)0x1122334455667788ull;
 	ck_assert_ok(pt_send_signal(fd, SIGUSR1, &si, 0));
-	ck_assert_msg(target_result(&t, &r, 20000) == 0, "no report");
-	ck_assert_int_eq(r.err, 0);
-	ck_assert_int_eq(r.tid, t.worker);
+	worker_received(&t, &r, "no report");
 	ck_assert_int_eq(r.si.si_code, SI_QUEUE);
 	ck_assert_ptr_eq(r.si.si_value.sival_ptr, (void *)0x1122334455667788ull);
 	/* delivered as given (the sender is in the receiver's namespace) */
@@ -791,11 +789,7 @@ static int recycled_child(void *arg)
 	(void)arg;
 	/* We are pid 1 of a fresh pid namespace. */
 	PT_CHECK(getpid() == 1, "not pid 1 (%d)", getpid());
-	pid = pt_fork_exit_at(PT_PID_RECYCLE, 0);
-	PT_CHECK(pid == PT_PID_RECYCLE, "first child got pid %d", pid);
-	fd = pt_open(pid, 0);
-	PT_CHECK(fd >= 0, "open: %m");
-	PT_CHECK(pt_reap(pid) == 0, "reap");
+	fd = pt_open_reaped_recycled();
 	pid = pt_fork_sleeper_at(PT_PID_RECYCLE);
 	PT_CHECK(pid == PT_PID_RECYCLE, "second child got pid %d", pid);
 	errno = 0;
@@ -810,9 +804,7 @@ static int recycled_child(void *arg)
 
 START_TEST(recycled_pid_esrch)
 {
-	ck_assert_ok(pt_dev());
-	ck_assert_msg(unshare(CLONE_NEWPID) == 0, "unshare(CLONE_NEWPID): %m");
-	pt_assert_child(recycled_child, NULL);
+	pt_assert_child_in_new_pidns(recycled_child, NULL);
 }
 END_TEST
 
@@ -856,7 +848,7 @@ START_TEST(foreign_pidns_einval)
 
 	f.parent_fd = pt_open_ok(getpid(), 0);
 	f.sibling_fd = pt_open_ok(sib, 0);
-	ck_assert_msg(unshare(CLONE_NEWPID) == 0, "unshare(CLONE_NEWPID): %m");
+	pt_unshare_pidns();
 	pt_assert_child(child_ns_sender, &f);
 	ck_assert_msg(pt_alive(sib), "the parent-ns process was killed");
 	pt_kill_reap(sib);
@@ -905,7 +897,7 @@ START_TEST(sibling_pidns_einval)
 	ck_assert_msg(s > 0, "the sleeper in namespace B did not start");
 	fd = pt_open_ok(s, 0);
 	/* we make namespace A, a sibling of B */
-	ck_assert_msg(unshare(CLONE_NEWPID) == 0, "unshare(CLONE_NEWPID): %m");
+	pt_unshare_pidns();
 	pt_assert_child(sibling_sender, &fd);
 	ck_assert_msg(pt_alive(s), "the process in the sibling ns was killed");
 	close(fd);
@@ -1013,11 +1005,23 @@ static int unpriv_send(void *arg)
 	return 0;
 }
 
+/* A signal from a sender of the target's uid: kill(2)'s style, or queued. */
+static const struct same_uid_case {
+	int sig;
+	bool info;
+	unsigned int flags;
+	int code;
+} same_uid_cases[] = {
+	{ SIGUSR1, false, 0, SI_USER },
+	{ SIGUSR2, true, PIDFD_SIGNAL_THREAD_GROUP, SI_QUEUE },
+};
+
 START_TEST(allow_same_uid)
 {
 	static const struct target_opts o = { .uid = PT_USER, .wait_ms = 20000 };
+	const struct same_uid_case *c = &same_uid_cases[_i];
 	struct target t;
-	struct same_uid_arg a = { &t, SIGUSR1, false, 0 };
+	struct same_uid_arg a = { &t, c->sig, c->info, c->flags };
 	struct recv_result r;
 	char msg[64];
 	int rc;
@@ -1027,27 +1031,9 @@ START_TEST(allow_same_uid)
 	ck_assert_msg(rc == 0, "sender failed: %s", msg);
 	ck_assert_msg(target_result(&t, &r, 20000) == 0, "nothing received");
 	ck_assert_int_eq(r.err, 0);
-	assert_siginfo(&r.si, SIGUSR1, SI_USER, atoi(msg), PT_USER);
-	target_stop(&t);
-}
-END_TEST
-
-START_TEST(allow_same_uid_info_thread)
-{
-	static const struct target_opts o = { .uid = PT_USER, .wait_ms = 20000 };
-	struct target t;
-	struct same_uid_arg a = { &t, SIGUSR2, true, PIDFD_SIGNAL_THREAD_GROUP };
-	struct recv_result r;
-	char msg[64];
-	int rc;
-
-	target_start(&t, &o);
-	rc = pt_run(unpriv_send, &a, msg, sizeof(msg));
-	ck_assert_msg(rc == 0, "sender failed: %s", msg);
-	ck_assert_msg(target_result(&t, &r, 20000) == 0, "nothing received");
-	ck_assert_int_eq(r.err, 0);
-	assert_siginfo(&r.si, SIGUSR2, SI_QUEUE, atoi(msg), PT_USER);
-	ck_assert_int_eq(r.si.si_value.sival_int, 99);
+	assert_siginfo(&r.si, c->sig, c->code, atoi(msg), PT_USER);
+	if (c->info)
+		ck_assert_int_eq(r.si.si_value.sival_int, 99);
 	target_stop(&t);
 }
 END_TEST
@@ -1070,6 +1056,7 @@ END_TEST
 static Suite *signal_suite(void)
 {
 	Suite *s = suite_create("signal");
+	TCase *tc;
 
 	pt_add_tests(pt_tcase(s, "scope"), scope_default_process,
 		     scope_default_tid_without_thread_flag,
@@ -1079,12 +1066,13 @@ static Suite *signal_suite(void)
 		     scope_process_group_siginfo_refused,
 		     scope_process_group_not_leader);
 
-	pt_add_tests(pt_tcase(s, "delivery"), deliver_thread_scope_to_waiting_worker,
-		     deliver_thread_scope_not_to_other_thread,
-		     deliver_process_default_siginfo,
-		     deliver_process_with_info_to_waiting_thread,
-		     deliver_thread_with_info, self_sigusr1,
-		     self_info_any_code_allowed);
+	tc = pt_add_tests(pt_tcase(s, "delivery"),
+			  deliver_thread_scope_not_to_other_thread,
+			  deliver_process_with_info_to_waiting_thread,
+			  deliver_thread_with_info, self_sigusr1,
+			  self_info_any_code_allowed);
+	tcase_add_loop_test(tc, deliver_to_waiting_worker, 0,
+			    sizeof(worker_cases) / sizeof(worker_cases[0]));
 
 	pt_add_tests(pt_tcase(s, "errors"), err_flags, err_signal_number,
 		     err_efault, err_extensible, err_signo_mismatch,
@@ -1092,9 +1080,11 @@ static Suite *signal_suite(void)
 		     recycled_pid_esrch, foreign_pidns_einval,
 		     sibling_pidns_einval);
 
-	pt_add_tests(pt_tcase(s, "permissions"), deny_unprivileged_to_root,
-		     deny_unprivileged_to_other_uid, allow_same_uid,
-		     allow_same_uid_info_thread, root_may_signal_other_uid);
+	tc = pt_add_tests(pt_tcase(s, "permissions"), deny_unprivileged_to_root,
+			  deny_unprivileged_to_other_uid,
+			  root_may_signal_other_uid);
+	tcase_add_loop_test(tc, allow_same_uid, 0,
+			    sizeof(same_uid_cases) / sizeof(same_uid_cases[0]));
 	return s;
 }
 

@@ -176,3 +176,9 @@ int pt_tmpdir(char *buf, size_t len)
 		return -1;
 	return mkdtemp(buf) ? 0 : -1;
 }
+
+void pt_close_list(const int *fds, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		close(fds[i]);
+}

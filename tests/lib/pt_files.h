@@ -62,4 +62,13 @@ int pt_private_mounts(void);
 /* Makes a fresh temporary directory; its path in @buf. 0 or -1. */
 int pt_tmpdir(char *buf, size_t len);
 
+/*
+ * Closes every descriptor listed, the end of a test that holds several:
+ * pt_close_all(fd, pipefd[0], pipefd[1]).
+ */
+#define pt_close_all(...) \
+	pt_close_list((const int[]){ __VA_ARGS__ }, \
+		      sizeof((const int[]){ __VA_ARGS__ }) / sizeof(int))
+void pt_close_list(const int *fds, size_t n);
+
 #endif /* PT_FILES_H */

@@ -25,14 +25,19 @@ void pt_dev_close(void)
 	dev_fd = -1;
 }
 
+/* An ioctl of /dev/pidfd's: -1/errno if the device cannot be opened. */
+static int dev_ioctl(unsigned long cmd, void *arg)
+{
+	int dev = pt_dev();
+
+	return dev < 0 ? -1 : ioctl(dev, cmd, arg);
+}
+
 int pt_open(pid_t pid, unsigned int flags)
 {
 	struct pidfd_open_args args = { .pid = pid, .flags = flags };
-	int dev = pt_dev();
 
-	if (dev < 0)
-		return -1;
-	return ioctl(dev, PIDFD_DEV_OPEN, &args);
+	return dev_ioctl(PIDFD_DEV_OPEN, &args);
 }
 
 int pt_send_signal(int pidfd, int sig, const siginfo_t *info,
@@ -65,11 +70,7 @@ int pt_open_procdir(int dirfd, unsigned int flags)
 		.procdir = dirfd,
 		.flags = flags,
 	};
-	int dev = pt_dev();
-
-	if (dev < 0)
-		return -1;
-	return ioctl(dev, PIDFD_DEV_OPEN_PROCDIR, &args);
+	return dev_ioctl(PIDFD_DEV_OPEN_PROCDIR, &args);
 }
 
 int pt_open_peer(int sockfd, unsigned int flags)
@@ -78,9 +79,5 @@ int pt_open_peer(int sockfd, unsigned int flags)
 		.sockfd = sockfd,
 		.flags = flags,
 	};
-	int dev = pt_dev();
-
-	if (dev < 0)
-		return -1;
-	return ioctl(dev, PIDFD_DEV_OPEN_PEER, &args);
+	return dev_ioctl(PIDFD_DEV_OPEN_PEER, &args);
 }

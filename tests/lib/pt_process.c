@@ -189,7 +189,7 @@ void pt_msg(const char *fmt, ...)
 
 int pt_run(int (*fn)(void *), void *arg, char *msg, size_t msglen)
 {
-	int p[2], status;
+	int p[2];
 	size_t off = 0;
 	pid_t pid;
 
@@ -227,13 +227,7 @@ int pt_run(int (*fn)(void *), void *arg, char *msg, size_t msglen)
 	if (msglen)
 		msg[off] = '\0';
 	close(p[0]);
-	if (pt_waitpid(pid, &status, 0) != pid)
-		return -1;
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return -1;
+	return pt_reap(pid);
 }
 
 void pt_sync_init(struct pt_sync *s)
@@ -270,12 +264,35 @@ void pt_sync_close(struct pt_sync *s)
 	s->fd[0] = s->fd[1] = -1;
 }
 
+void pt_ready_then_pause(struct pt_sync *ready)
+{
+	pt_sync_put(ready, 1);
+	for (;;)
+		pause();
+}
+
 void *pt_idle_thread(void *arg)
 {
 	pt_sync_put(arg, pt_gettid());
 	for (;;)
 		pause();
 	return NULL;
+}
+
+pid_t pt_start_idle_thread(void)
+{
+	struct pt_sync s;
+	pthread_t th;
+	pid_t tid = -1;
+
+	pt_sync_init(&s);
+	if (pthread_create(&th, NULL, pt_idle_thread, &s) == 0) {
+		/* The thread is done with @s once it has said its TID. */
+		tid = pt_sync_get(&s, 10000);
+		pthread_detach(th);
+	}
+	pt_sync_close(&s);
+	return tid;
 }
 
 pid_t pt_fork_at(pid_t nr)
@@ -293,6 +310,17 @@ pid_t pt_fork_sleeper_at(pid_t nr)
 pid_t pt_fork_exit_at(pid_t nr, int code)
 {
 	return exit_in_child(pt_fork_at(nr), code);
+}
+
+bool pt_race_count(struct pt_race_counts *c, int ret, int err)
+{
+	if (ret >= 0)
+		__atomic_add_fetch(&c->ok, 1, __ATOMIC_RELAXED);
+	else if (err == ESRCH)
+		__atomic_add_fetch(&c->esrch, 1, __ATOMIC_RELAXED);
+	else
+		return false;
+	return true;
 }
 
 int64_t pt_now_ms(void)
@@ -370,4 +398,9 @@ const char *pt_errname(int err)
 	const char *s = strerrorname_np(err);
 
 	return s ? s : (err ? "E?" : "0");
+}
+
+pid_t pt_fork_lasting_sleeper(void)
+{
+	return sleep_in_child(fork());
 }

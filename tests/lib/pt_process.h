@@ -81,8 +81,20 @@ void pt_sync_init(struct pt_sync *s);
 void pt_sync_put(struct pt_sync *s, int v);
 int pt_sync_get(struct pt_sync *s, int timeout_ms);
 void pt_sync_close(struct pt_sync *s);
+/* In a child: says 1 through @ready, then waits to be killed. */
+void pt_ready_then_pause(struct pt_sync *ready) __attribute__((noreturn));
 /* A thread body: reports its TID through the pt_sync @arg, then idles. */
 void *pt_idle_thread(void *arg);
+/* Starts a detached pt_idle_thread(): its TID, or -1. */
+pid_t pt_start_idle_thread(void);
+
+/*
+ * Counts, atomically, the result of a call that races an exit: into @ok
+ * if it worked, into @esrch for ESRCH. False for any other result, which
+ * the caller reports.
+ */
+struct pt_race_counts { unsigned long ok, esrch; };
+bool pt_race_count(struct pt_race_counts *c, int ret, int err);
 
 /* CLOCK_MONOTONIC in milliseconds. */
 int64_t pt_now_ms(void);
@@ -104,5 +116,12 @@ siginfo_t *pt_siginfo(siginfo_t *si, int sig, int code, int value);
 void *pt_bad_ptr(void);
 /* "EINVAL" for EINVAL, "0" for 0, never NULL. */
 const char *pt_errname(int err);
+
+/*
+ * fork() of a child that pauses until killed, for a test's own child to
+ * make: no PDEATHSIG, so that it outlives its parent (an heir holding a
+ * file, the init of a pid namespace the parent made). -1 if fork failed.
+ */
+pid_t pt_fork_lasting_sleeper(void);
 
 #endif /* PT_PROCESS_H */

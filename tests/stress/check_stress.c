@@ -949,7 +949,7 @@ struct recycle {
 	int procfd;		/* namespace B's procfs */
 	volatile int hammer;
 	uint64_t rng_seed;
-	unsigned long ok, esrch;
+	struct pt_race_counts n;
 };
 
 /* Pipes between B's init, the decoy spawner and the decoy. */
@@ -1006,11 +1006,7 @@ static void spawner_main(struct decoy_pipes *p)
 
 static void recycle_count(struct recycle *r, int ret, int err, const char *what)
 {
-	if (ret >= 0)
-		__atomic_add_fetch(&r->ok, 1, __ATOMIC_RELAXED);
-	else if (err == ESRCH)
-		__atomic_add_fetch(&r->esrch, 1, __ATOMIC_RELAXED);
-	else
+	if (!pt_race_count(&r->n, ret, err))
 		stress_fail("recycle: %s gave %s, not 0 or ESRCH", what,
 			    pt_errname(err));
 }
@@ -1253,8 +1249,8 @@ static int recycler_main(void *arg)
 	if (failed())
 		PT_FAIL("%s", verdict.fail);
 	PT_CHECK(stats.recycles >= 3, "only %lu recycle rounds", stats.recycles);
-	pt_msg("%lu rounds, %lu calls ok, %lu ESRCH", stats.recycles, r.ok,
-	       r.esrch);
+	pt_msg("%lu rounds, %lu calls ok, %lu ESRCH", stats.recycles, r.n.ok,
+	       r.n.esrch);
 	return 0;
 }
 

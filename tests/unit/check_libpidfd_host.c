@@ -58,6 +58,16 @@ static long elapsed_ms(const struct timespec *since)
 	       (now.tv_nsec - since->tv_nsec) / 1000000;
 }
 
+/*
+ * libpidfd_getpid(@fd) fails with @err. A macro, so that Check names the
+ * caller's line.
+ */
+#define assert_getpid_fails(fd, err) do { \
+	errno = 0; \
+	ck_assert_int_eq(libpidfd_getpid(fd), -1); \
+	ck_assert_int_eq(errno, (err)); \
+} while (0)
+
 /* A child that sleeps until killed, and a kernel pidfd for it. */
 static pid_t spawn_sleeper(int *pidfd)
 {
@@ -142,9 +152,7 @@ START_TEST(getpid_of_kernel_pidfd)
 	kill(pid, SIGKILL);
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	/* Reaped: fdinfo says -1, glibc's rule says ESRCH. */
-	errno = 0;
-	ck_assert_int_eq(libpidfd_getpid(pidfd), -1);
-	ck_assert_int_eq(errno, ESRCH);
+	assert_getpid_fails(pidfd, ESRCH);
 	close(pidfd);
 }
 END_TEST
@@ -153,37 +161,27 @@ START_TEST(getpid_rejects_non_pidfds)
 {
 	int fds[2], efd, closed;
 
-	errno = 0;
-	ck_assert_int_eq(libpidfd_getpid(-1), -1);
-	ck_assert_int_eq(errno, EBADF);
+	assert_getpid_fails(-1, EBADF);
 
 	closed = dup(0);
 	close(closed);
-	errno = 0;
-	ck_assert_int_eq(libpidfd_getpid(closed), -1);
-	ck_assert_int_eq(errno, EBADF);
+	assert_getpid_fails(closed, EBADF);
 
 	ck_assert_int_eq(pipe(fds), 0);
-	errno = 0;
-	ck_assert_int_eq(libpidfd_getpid(fds[0]), -1);
-	ck_assert_int_eq(errno, EBADF);
+	assert_getpid_fails(fds[0], EBADF);
 	close(fds[0]);
 	close(fds[1]);
 
 	/* Another anon-inode file: its fdinfo is not a pidfd's. */
 	efd = eventfd(0, EFD_CLOEXEC);
 	ck_assert_int_ge(efd, 0);
-	errno = 0;
-	ck_assert_int_eq(libpidfd_getpid(efd), -1);
-	ck_assert_int_eq(errno, EBADF);
+	assert_getpid_fails(efd, EBADF);
 	close(efd);
 
 	/* A /proc/<pid> directory is accepted by pidfd_send_signal(2), not here. */
 	efd = open("/proc/self", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	ck_assert_int_ge(efd, 0);
-	errno = 0;
-	ck_assert_int_eq(libpidfd_getpid(efd), -1);
-	ck_assert_int_eq(errno, EBADF);
+	assert_getpid_fails(efd, EBADF);
 	close(efd);
 }
 END_TEST

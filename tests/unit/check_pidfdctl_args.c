@@ -62,6 +62,17 @@ static void assert_usage_error(const char *needle)
 		      "got: %s", err_text);
 }
 
+/* Parsing @argv fails with a usage error that says @needle. */
+static void assert_rejected(char **argv, const char *needle)
+{
+	struct pidfdctl_args a;
+
+	ck_assert_msg(parse(argv, &a) == -1,
+		      "pidfdctl %s ...: accepted, want '%s'", argv[1], needle);
+	assert_usage_error(needle);
+	pidfdctl_args_free(&a);
+}
+
 START_TEST(no_command)
 {
 	struct pidfdctl_args a;
@@ -75,31 +86,32 @@ END_TEST
 
 START_TEST(unknown_command)
 {
-	struct pidfdctl_args a;
-
-	ck_assert_int_eq(parse(ARGV("frobnicate", "1"), &a), -1);
-	assert_usage_error("unknown command 'frobnicate'");
-	ck_assert_int_eq(parse(ARGV("--timeout", "1", "wait", "1"), &a), -1);
-	assert_usage_error("a command must come first");
-	pidfdctl_args_free(&a);
+	assert_rejected(ARGV("frobnicate", "1"),
+			"unknown command 'frobnicate'");
+	assert_rejected(ARGV("--timeout", "1", "wait", "1"),
+			"a command must come first");
 }
 END_TEST
 
 START_TEST(help_and_version)
 {
+	const struct {
+		char **argv;
+		int command;
+	} cases[] = {
+		{ ARGV("--help"), PIDFDCTL_HELP },
+		{ ARGV("-h"), PIDFDCTL_HELP },
+		{ ARGV("-V"), PIDFDCTL_VERSION },
+		/* Each command takes --help too, even with a missing PID. */
+		{ ARGV("kill", "--help"), PIDFDCTL_HELP },
+		{ ARGV("run", "--version"), PIDFDCTL_VERSION },
+	};
 	struct pidfdctl_args a;
 
-	ck_assert_int_eq(parse(ARGV("--help"), &a), 0);
-	ck_assert_int_eq(a.command, PIDFDCTL_HELP);
-	ck_assert_int_eq(parse(ARGV("-h"), &a), 0);
-	ck_assert_int_eq(a.command, PIDFDCTL_HELP);
-	ck_assert_int_eq(parse(ARGV("-V"), &a), 0);
-	ck_assert_int_eq(a.command, PIDFDCTL_VERSION);
-	/* Each command takes --help too, even with a missing PID. */
-	ck_assert_int_eq(parse(ARGV("kill", "--help"), &a), 0);
-	ck_assert_int_eq(a.command, PIDFDCTL_HELP);
-	ck_assert_int_eq(parse(ARGV("run", "--version"), &a), 0);
-	ck_assert_int_eq(a.command, PIDFDCTL_VERSION);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ck_assert_int_eq(parse(cases[i].argv, &a), 0);
+		ck_assert_int_eq(a.command, cases[i].command);
+	}
 	pidfdctl_args_free(&a);
 }
 END_TEST
@@ -135,35 +147,18 @@ END_TEST
 
 START_TEST(wait_errors)
 {
-	struct pidfdctl_args a;
-
-	ck_assert_int_eq(parse(ARGV("wait"), &a), -1);
-	assert_usage_error("no PID specified");
-	pidfdctl_args_free(&a);
-	ck_assert_int_eq(parse(ARGV("wait", "12", "x3"), &a), -1);
-	assert_usage_error("invalid PID 'x3'");
-	pidfdctl_args_free(&a);
-	ck_assert_int_eq(parse(ARGV("wait", "0"), &a), -1);
-	assert_usage_error("invalid PID '0'");
-	pidfdctl_args_free(&a);
-	ck_assert_int_eq(parse(ARGV("wait", "99999999999"), &a), -1);
-	assert_usage_error("invalid PID");
-	pidfdctl_args_free(&a);
-	ck_assert_int_eq(parse(ARGV("wait", "-t", "soon", "1"), &a), -1);
-	assert_usage_error("invalid timeout 'soon'");
-	pidfdctl_args_free(&a);
-	ck_assert_int_eq(parse(ARGV("wait", "-t"), &a), -1);
-	assert_usage_error("requires an argument");
-	pidfdctl_args_free(&a);
-	ck_assert_int_eq(parse(ARGV("wait", "--json", "1"), &a), -1);
-	assert_usage_error("wait: option '--json' not allowed");
-	pidfdctl_args_free(&a);
-	ck_assert_int_eq(parse(ARGV("wait", "--bogus", "1"), &a), -1);
-	assert_usage_error("unrecognized option '--bogus'");
-	pidfdctl_args_free(&a);
-	ck_assert_int_eq(parse(ARGV("wait", "-x", "1"), &a), -1);
-	assert_usage_error("invalid option -- 'x'");
-	pidfdctl_args_free(&a);
+	assert_rejected(ARGV("wait"), "no PID specified");
+	assert_rejected(ARGV("wait", "12", "x3"), "invalid PID 'x3'");
+	assert_rejected(ARGV("wait", "0"), "invalid PID '0'");
+	assert_rejected(ARGV("wait", "99999999999"), "invalid PID");
+	assert_rejected(ARGV("wait", "-t", "soon", "1"),
+			"invalid timeout 'soon'");
+	assert_rejected(ARGV("wait", "-t"), "requires an argument");
+	assert_rejected(ARGV("wait", "--json", "1"),
+			"wait: option '--json' not allowed");
+	assert_rejected(ARGV("wait", "--bogus", "1"),
+			"unrecognized option '--bogus'");
+	assert_rejected(ARGV("wait", "-x", "1"), "invalid option -- 'x'");
 }
 END_TEST
 
@@ -239,6 +234,17 @@ START_TEST(signals)
 }
 END_TEST
 
+/* "pidfdctl kill" with @argv sends @sig with scope @scope. */
+static void assert_kill_parsed(char **argv, int sig, unsigned int scope)
+{
+	struct pidfdctl_args a;
+
+	ck_assert_int_eq(parse(argv, &a), 0);
+	ck_assert_int_eq(a.signal, sig);
+	ck_assert_uint_eq(a.scope, scope);
+	pidfdctl_args_free(&a);
+}
+
 START_TEST(kill_options)
 {
 	struct pidfdctl_args a;
@@ -251,14 +257,10 @@ START_TEST(kill_options)
 	ck_assert_int_eq(a.pids[0], 42);
 	pidfdctl_args_free(&a);
 
-	ck_assert_int_eq(parse(ARGV("kill", "-s", "USR1", "--thread", "42"), &a), 0);
-	ck_assert_int_eq(a.signal, SIGUSR1);
-	ck_assert_uint_eq(a.scope, PIDFD_SIGNAL_THREAD);
-	pidfdctl_args_free(&a);
-	ck_assert_int_eq(parse(ARGV("kill", "--thread-group", "--signal=9", "42"), &a), 0);
-	ck_assert_int_eq(a.signal, SIGKILL);
-	ck_assert_uint_eq(a.scope, PIDFD_SIGNAL_THREAD_GROUP);
-	pidfdctl_args_free(&a);
+	assert_kill_parsed(ARGV("kill", "-s", "USR1", "--thread", "42"),
+			   SIGUSR1, PIDFD_SIGNAL_THREAD);
+	assert_kill_parsed(ARGV("kill", "--thread-group", "--signal=9", "42"),
+			   SIGKILL, PIDFD_SIGNAL_THREAD_GROUP);
 	ck_assert_int_eq(parse(ARGV("kill", "--process-group", "42"), &a), 0);
 	ck_assert_uint_eq(a.scope, PIDFD_SIGNAL_PROCESS_GROUP);
 	pidfdctl_args_free(&a);
@@ -288,10 +290,8 @@ START_TEST(kill_options)
 	ck_assert_uint_eq(a.npids, 2);
 	ck_assert_int_eq(a.pids[1], 43);
 	pidfdctl_args_free(&a);
-	ck_assert_int_eq(parse(ARGV("kill", "-USR1", "--thread", "42"), &a), 0);
-	ck_assert_int_eq(a.signal, SIGUSR1);
-	ck_assert_uint_eq(a.scope, PIDFD_SIGNAL_THREAD);
-	pidfdctl_args_free(&a);
+	assert_kill_parsed(ARGV("kill", "-USR1", "--thread", "42"), SIGUSR1,
+			   PIDFD_SIGNAL_THREAD);
 	ck_assert_int_eq(parse(ARGV("kill", "-SIGHUP", "42"), &a), 0);
 	ck_assert_int_eq(a.signal, SIGHUP);
 	pidfdctl_args_free(&a);
@@ -303,44 +303,25 @@ END_TEST
 
 START_TEST(kill_errors)
 {
-	struct pidfdctl_args a;
-
-	ck_assert_int_eq(parse(ARGV("kill", "--thread", "--process-group", "42"), &a), -1);
-	assert_usage_error("mutually exclusive");
-	pidfdctl_args_free(&a);
-	ck_assert_int_eq(parse(ARGV("kill", "--thread-group", "--thread", "42"), &a), -1);
-	assert_usage_error("mutually exclusive");
-	pidfdctl_args_free(&a);
-	ck_assert_int_eq(parse(ARGV("kill", "-s", "NOPE", "42"), &a), -1);
-	assert_usage_error("unknown signal 'NOPE'");
-	pidfdctl_args_free(&a);
-	ck_assert_int_eq(parse(ARGV("kill", "--value", "4x", "42"), &a), -1);
-	assert_usage_error("invalid value '4x'");
-	pidfdctl_args_free(&a);
-	ck_assert_int_eq(parse(ARGV("kill", "--value", "99999999999", "42"), &a), -1);
-	assert_usage_error("invalid value");
-	pidfdctl_args_free(&a);
-	ck_assert_int_eq(parse(ARGV("kill", "-s", "0", "--value", "1", "42"), &a), -1);
-	assert_usage_error("--value needs a signal");
-	pidfdctl_args_free(&a);
-	ck_assert_int_eq(parse(ARGV("kill"), &a), -1);
-	assert_usage_error("kill: no PID specified");
-	pidfdctl_args_free(&a);
-	ck_assert_int_eq(parse(ARGV("kill", "-NOPE", "42"), &a), -1);
-	assert_usage_error("invalid option");
-	pidfdctl_args_free(&a);
-	ck_assert_int_eq(parse(ARGV("kill", "-9"), &a), -1);
-	assert_usage_error("kill: no PID specified");
-	pidfdctl_args_free(&a);
-	ck_assert_int_eq(parse(ARGV("kill", "1", "x"), &a), -1);
-	assert_usage_error("invalid PID 'x'");
-	pidfdctl_args_free(&a);
-	ck_assert_int_eq(parse(ARGV("kill", "--list", "1"), &a), -1);
-	assert_usage_error("--list takes no PID");
-	pidfdctl_args_free(&a);
-	ck_assert_int_eq(parse(ARGV("kill", "--timeout", "1", "1"), &a), -1);
-	assert_usage_error("kill: option '--timeout' not allowed");
-	pidfdctl_args_free(&a);
+	assert_rejected(ARGV("kill", "--thread", "--process-group", "42"),
+			"mutually exclusive");
+	assert_rejected(ARGV("kill", "--thread-group", "--thread", "42"),
+			"mutually exclusive");
+	assert_rejected(ARGV("kill", "-s", "NOPE", "42"),
+			"unknown signal 'NOPE'");
+	assert_rejected(ARGV("kill", "--value", "4x", "42"),
+			"invalid value '4x'");
+	assert_rejected(ARGV("kill", "--value", "99999999999", "42"),
+			"invalid value");
+	assert_rejected(ARGV("kill", "-s", "0", "--value", "1", "42"),
+			"--value needs a signal");
+	assert_rejected(ARGV("kill"), "kill: no PID specified");
+	assert_rejected(ARGV("kill", "-NOPE", "42"), "invalid option");
+	assert_rejected(ARGV("kill", "-9"), "kill: no PID specified");
+	assert_rejected(ARGV("kill", "1", "x"), "invalid PID 'x'");
+	assert_rejected(ARGV("kill", "--list", "1"), "--list takes no PID");
+	assert_rejected(ARGV("kill", "--timeout", "1", "1"),
+			"kill: option '--timeout' not allowed");
 }
 END_TEST
 
@@ -360,15 +341,10 @@ START_TEST(info_and_status)
 	ck_assert_int_eq(a.command, PIDFDCTL_STATUS);
 	pidfdctl_args_free(&a);
 
-	ck_assert_int_eq(parse(ARGV("status", "--json", "5"), &a), -1);
-	assert_usage_error("status: option '--json' not allowed");
-	pidfdctl_args_free(&a);
-	ck_assert_int_eq(parse(ARGV("info"), &a), -1);
-	assert_usage_error("info: no PID specified");
-	pidfdctl_args_free(&a);
-	ck_assert_int_eq(parse(ARGV("status", "5", "6"), &a), -1);
-	assert_usage_error("unexpected argument '6'");
-	pidfdctl_args_free(&a);
+	assert_rejected(ARGV("status", "--json", "5"),
+			"status: option '--json' not allowed");
+	assert_rejected(ARGV("info"), "info: no PID specified");
+	assert_rejected(ARGV("status", "5", "6"), "unexpected argument '6'");
 }
 END_TEST
 
@@ -413,9 +389,8 @@ START_TEST(run_foreground)
 	ck_assert(a.foreground);
 	ck_assert_str_eq(a.cmd[0], "sleep");
 	pidfdctl_args_free(&a);
-	ck_assert_int_eq(parse(ARGV("kill", "--foreground", "1"), &a), -1);
-	assert_usage_error("kill: option '--foreground' not allowed");
-	pidfdctl_args_free(&a);
+	assert_rejected(ARGV("kill", "--foreground", "1"),
+			"kill: option '--foreground' not allowed");
 }
 END_TEST
 
@@ -426,12 +401,9 @@ START_TEST(doctor_args)
 	ck_assert_int_eq(parse(ARGV("doctor"), &a), 0);
 	ck_assert_int_eq(a.command, PIDFDCTL_DOCTOR);
 	pidfdctl_args_free(&a);
-	ck_assert_int_eq(parse(ARGV("doctor", "1"), &a), -1);
-	assert_usage_error("doctor: unexpected argument '1'");
-	pidfdctl_args_free(&a);
-	ck_assert_int_eq(parse(ARGV("doctor", "--json"), &a), -1);
-	assert_usage_error("doctor: option '--json' not allowed");
-	pidfdctl_args_free(&a);
+	assert_rejected(ARGV("doctor", "1"), "doctor: unexpected argument '1'");
+	assert_rejected(ARGV("doctor", "--json"),
+			"doctor: option '--json' not allowed");
 }
 END_TEST
 
@@ -444,19 +416,15 @@ START_TEST(run_errors)
 	assert_usage_error("run: no command specified");
 	ck_assert_int_eq(pidfdctl_usage_exit_code(&a), RUN_EXIT_FAILURE);
 	pidfdctl_args_free(&a);
-	ck_assert_int_eq(parse(ARGV("run", "--"), &a), -1);
-	assert_usage_error("run: no command specified");
-	pidfdctl_args_free(&a);
+	assert_rejected(ARGV("run", "--"), "run: no command specified");
 	ck_assert_int_eq(parse(ARGV("run", "-k", "1", "true"), &a), -1);
 	assert_usage_error("--kill-after needs --timeout");
 	ck_assert_int_eq(pidfdctl_usage_exit_code(&a), RUN_EXIT_FAILURE);
 	pidfdctl_args_free(&a);
-	ck_assert_int_eq(parse(ARGV("run", "-t", "1", "--value", "3", "true"), &a), -1);
-	assert_usage_error("run: option '--value' not allowed");
-	pidfdctl_args_free(&a);
-	ck_assert_int_eq(parse(ARGV("run", "-k", "x", "-t", "1", "true"), &a), -1);
-	assert_usage_error("invalid kill-after 'x'");
-	pidfdctl_args_free(&a);
+	assert_rejected(ARGV("run", "-t", "1", "--value", "3", "true"),
+			"run: option '--value' not allowed");
+	assert_rejected(ARGV("run", "-k", "x", "-t", "1", "true"),
+			"invalid kill-after 'x'");
 }
 END_TEST
 

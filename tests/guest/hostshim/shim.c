@@ -79,6 +79,22 @@ static int tail_zero(const void *p, size_t from, size_t to)
 	return 1;
 }
 
+/*
+ * What copy_struct_from_user() does for an ioctl's struct of @known bytes
+ * given as @size: 0 and the bytes in @dst, or the errno.
+ */
+static int copy_args(void *dst, unsigned long arg, size_t size, size_t known)
+{
+	if (size < known)
+		return EINVAL;
+	if (!readable((void *)arg, size))
+		return EFAULT;
+	if (!tail_zero((void *)arg, known, size))
+		return E2BIG;
+	memcpy(dst, (void *)arg, known);
+	return 0;
+}
+
 static int fail(int e)
 {
 	errno = e;
@@ -144,18 +160,14 @@ int __wrap_ioctl(int fd, unsigned long cmd, ...)
 
 	if (fd_is(fd, "/memfd:" DEV_NAME)) {
 		struct pidfd_open_args a;
-		size_t sz = _IOC_SIZE(cmd);
+		int err;
 
 		if (_IOC_TYPE(cmd) != PIDFD_DEV_IOC_MAGIC || _IOC_NR(cmd) != 1 ||
 		    _IOC_DIR(cmd) != _IOC_WRITE)
 			return fail(ENOTTY);
-		if (sz < 8)
-			return fail(EINVAL);
-		if (!readable((void *)arg, sz))
-			return fail(EFAULT);
-		if (!tail_zero((void *)arg, 8, sz))
-			return fail(E2BIG);
-		memcpy(&a, (void *)arg, 8);
+		err = copy_args(&a, arg, _IOC_SIZE(cmd), 8);
+		if (err)
+			return fail(err);
 		return (int)syscall(SYS_pidfd_open, a.pid, a.flags);
 	}
 	if (!fd_is(fd, "anon_inode:[pidfd]"))
@@ -164,15 +176,10 @@ int __wrap_ioctl(int fd, unsigned long cmd, ...)
 	if (_IOC_TYPE(cmd) == PIDFD_DEV_IOC_MAGIC && _IOC_NR(cmd) == 2 &&
 	    _IOC_DIR(cmd) == _IOC_WRITE) {
 		struct pidfd_signal_args a;
-		size_t sz = _IOC_SIZE(cmd);
+		int err = copy_args(&a, arg, _IOC_SIZE(cmd), 16);
 
-		if (sz < 16)
-			return fail(EINVAL);
-		if (!readable((void *)arg, sz))
-			return fail(EFAULT);
-		if (!tail_zero((void *)arg, 16, sz))
-			return fail(E2BIG);
-		memcpy(&a, (void *)arg, 16);
+		if (err)
+			return fail(err);
 		return (int)syscall(SYS_pidfd_send_signal, fd, (int)a.sig,
 				    (void *)(unsigned long)a.info, a.flags);
 	}

@@ -3,6 +3,7 @@
 #include "pidfd_test.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
@@ -28,6 +29,23 @@ void pt_wait_exited(pid_t pid)
 	for (int i = 0; i < 2000 && pt_alive(pid); i++)
 		usleep(5000);
 	ck_assert_msg(!pt_alive(pid), "%d did not exit", pid);
+}
+
+int pt_open_reaped_recycled(void)
+{
+	pid_t pid = pt_fork_exit_at(PT_PID_RECYCLE, 0);
+	int fd;
+
+	PT_REQUIRE(pid == PT_PID_RECYCLE, "got pid %d\n", pid);
+	fd = pt_open(pid, 0);
+	PT_REQUIRE(fd >= 0, "open: %s\n", pt_errname(errno));
+	PT_REQUIRE(pt_reap(pid) == 0, "reap\n");
+	return fd;
+}
+
+void pt_unshare_pidns(void)
+{
+	ck_assert_msg(unshare(CLONE_NEWPID) == 0, "unshare(CLONE_NEWPID): %m");
 }
 
 int pt_kernel_tid_open_errno(pid_t tid)
@@ -116,4 +134,19 @@ void pt_exec_child_end(struct pt_exec_child *c)
 	pt_sync_close(&c->ready);
 	pt_sync_close(&c->leave);
 	pt_sync_close(&c->exec);
+}
+
+void pt_assert_status_pid(int procdir, pid_t pid)
+{
+	char buf[4096], want[32];
+	int st = openat(procdir, "status", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	ck_assert_int_ge(st, 0);
+	n = read(st, buf, sizeof(buf) - 1);
+	close(st);
+	ck_assert_int_gt(n, 0);
+	buf[n] = '\0';
+	snprintf(want, sizeof(want), "\nPid:\t%d\n", pid);
+	ck_assert_msg(strstr(buf, want), "no '%s' in:\n%s", want + 1, buf);
 }

@@ -79,11 +79,30 @@ bool pt_open_gone_errno(int err);
  * wait(2) does not report yet.
  */
 void pt_wait_exited(pid_t pid);
+/*
+ * In a pt_run() child that owns its pid namespace: a module pidfd of a
+ * process that had number PT_PID_RECYCLE and is reaped, so that the number
+ * is free for the next pt_fork_at(). Ends the child on failure.
+ */
+int pt_open_reaped_recycled(void);
+/* unshare(CLONE_NEWPID): our next child is pid 1 of a new pid namespace. */
+void pt_unshare_pidns(void);
+
 /* Runs fn as a pt_run() child and asserts it returned 0. */
 #define pt_assert_child(fn, arg) do { \
 	char __msg[4096] = ""; \
 	int __rc = pt_run((fn), (arg), __msg, sizeof(__msg)); \
 	ck_assert_msg(__rc == 0, "child %s exited %d: %s", #fn, __rc, __msg); \
+} while (0)
+
+/*
+ * Runs @fn as a pt_run() child that is pid 1 of a new pid namespace,
+ * /dev/pidfd opened before (the recycling tests' setting).
+ */
+#define pt_assert_child_in_new_pidns(fn, arg) do { \
+	ck_assert_ok(pt_dev()); \
+	pt_unshare_pidns(); \
+	pt_assert_child((fn), (arg)); \
 } while (0)
 
 /*
@@ -129,5 +148,10 @@ void pt_exec_child_end(struct pt_exec_child *c);
 	__r; \
 })
 
+/*
+ * Asserts that the status file of @procdir, a /proc/<pid> directory,
+ * shows "Pid:\t@pid": the directory is the process's.
+ */
+void pt_assert_status_pid(int procdir, pid_t pid);
 
 #endif /* PIDFD_TEST_H */
