@@ -203,7 +203,6 @@ static int own_status(struct task_struct *task)
 /*
  * Records @code on every target of @pid (a dying one and a new one may be
  * in the table together). The cgroup id is read only once one matched.
- * Called under rcu_read_lock().
  */
 static void record_pid_exit(struct pid *pid, int code,
 			    struct task_struct *task)
@@ -213,6 +212,8 @@ static void record_pid_exit(struct pid *pid, int code,
 	unsigned long irqflags;
 	bool have_cgroupid = false;
 	u64 cgroupid = 0;
+
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "exit recorded outside RCU");
 
 	rhl_for_each_entry_rcu(target, pos, lookup_nr_rcu(pid_nr(pid)), by_nr) {
 		if (target->pid != pid)
@@ -553,7 +554,7 @@ bool pidfd_target_exit_record(struct pidfd_target *target,
  * takes that action: the dump it goes on to make (if any) is made in the
  * process's dumpability of now, for this signal and si_code. Whether it
  * was made shows only in the exit status (WCOREDUMP), so this is kept on
- * the process's target until then. Runs under the process's siglock, with
+ * the process's target until then. get_signal() holds the siglock, with
  * interrupts off (on PREEMPT_RT, siglock sleeps and they are on).
  */
 static void probe_signal_deliver(void *data, int sig,
@@ -565,6 +566,8 @@ static void probe_signal_deliver(void *data, int sig,
 	unsigned long irqflags;
 	struct pid *tgid;
 	int mode;
+
+	lockdep_assert_held(&current->sighand->siglock);
 
 	if (!atomic_read(&pidfd_live_targets))
 		return;

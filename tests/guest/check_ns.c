@@ -19,25 +19,8 @@
 #include <sys/utsname.h>
 #include <linux/nsfs.h>
 
-struct ns_type {
-	const char *name;	/* in /proc/<pid>/ns */
-	unsigned int cmd;
-};
+#include "pidfd_ns_kinds.h"
 
-static const struct ns_type ns_types[] = {
-	{ "cgroup", PIDFD_GET_CGROUP_NAMESPACE },
-	{ "ipc", PIDFD_GET_IPC_NAMESPACE },
-	{ "mnt", PIDFD_GET_MNT_NAMESPACE },
-	{ "net", PIDFD_GET_NET_NAMESPACE },
-	{ "pid", PIDFD_GET_PID_NAMESPACE },
-	{ "pid_for_children", PIDFD_GET_PID_FOR_CHILDREN_NAMESPACE },
-	{ "time", PIDFD_GET_TIME_NAMESPACE },
-	{ "time_for_children", PIDFD_GET_TIME_FOR_CHILDREN_NAMESPACE },
-	{ "user", PIDFD_GET_USER_NAMESPACE },
-	{ "uts", PIDFD_GET_UTS_NAMESPACE },
-};
-
-#define NS_TYPES (sizeof(ns_types) / sizeof(ns_types[0]))
 #define CHILD_HOSTNAME "pidfd-ns-child"
 
 static int get_ns(int pidfd, unsigned int cmd)
@@ -83,8 +66,8 @@ static void assert_each_type(int pidfd, pid_t pid, pid_t tid)
 {
 	unsigned int i;
 
-	for (i = 0; i < NS_TYPES; i++) {
-		const struct ns_type *t = &ns_types[i];
+	for (i = 0; i < PIDFD_NS_KINDS; i++) {
+		const struct pidfd_ns_kind *t = &pidfd_ns_kinds[i];
 		ino_t want = link_inode(pid, tid, t->name);
 		int fd = get_ns(pidfd, t->cmd);
 
@@ -271,20 +254,20 @@ static int access_main(void *arg)
 	PT_CHECK(pidfd >= 0, "open: %m");
 	native = syscall(SYS_pidfd_open, a->target, 0);
 	PT_CHECK(native >= 0, "pidfd_open: %m");
-	for (i = 0; i < NS_TYPES; i++) {
+	for (i = 0; i < PIDFD_NS_KINDS; i++) {
 		errno = 0;
-		fd = get_ns(pidfd, ns_types[i].cmd);
+		fd = get_ns(pidfd, pidfd_ns_kinds[i].cmd);
 		err = fd < 0 ? errno : 0;
 		if (fd >= 0)
 			close(fd);
-		theirs = native_answer(native, ns_types[i].cmd);
+		theirs = native_answer(native, pidfd_ns_kinds[i].cmd);
 		PT_CHECK(theirs < 0 || theirs == err,
-			 "%s: module %s, kernel %s", ns_types[i].name,
+			 "%s: module %s, kernel %s", pidfd_ns_kinds[i].name,
 			 pt_errname(err), pt_errname(theirs));
 		if (err == EOPNOTSUPP)
 			continue;	/* not in this kernel */
 		PT_CHECK(err == a->want, "%s: got %s, want %s",
-			 ns_types[i].name, pt_errname(err),
+			 pidfd_ns_kinds[i].name, pt_errname(err),
 			 pt_errname(a->want));
 	}
 	return 0;
@@ -313,18 +296,18 @@ START_TEST(ns_exited_and_reaped)
 
 	ck_assert_ok(pt_wait_zombie(pid));
 	native = ck_assert_ok(syscall(SYS_pidfd_open, pid, 0));
-	for (i = 0; i < NS_TYPES; i++) {
-		int theirs = native_answer(native, ns_types[i].cmd);
+	for (i = 0; i < PIDFD_NS_KINDS; i++) {
+		int theirs = native_answer(native, pidfd_ns_kinds[i].cmd);
 
-		ck_assert_errno(get_ns(pidfd, ns_types[i].cmd), ESRCH);
+		ck_assert_errno(get_ns(pidfd, pidfd_ns_kinds[i].cmd), ESRCH);
 		ck_assert_msg(theirs < 0 || theirs == ESRCH,
 			      "%s of a zombie: the kernel says %s",
-			      ns_types[i].name, pt_errname(theirs));
+			      pidfd_ns_kinds[i].name, pt_errname(theirs));
 	}
 	close(native);
 	ck_assert_int_eq(pt_reap(pid), 0);
-	for (i = 0; i < NS_TYPES; i++)
-		ck_assert_errno(get_ns(pidfd, ns_types[i].cmd), ESRCH);
+	for (i = 0; i < PIDFD_NS_KINDS; i++)
+		ck_assert_errno(get_ns(pidfd, pidfd_ns_kinds[i].cmd), ESRCH);
 	/* Upstream looks for the task before the argument. */
 	ck_assert_errno(ioctl(pidfd, PIDFD_GET_UTS_NAMESPACE, 1), ESRCH);
 	close(pidfd);
@@ -398,26 +381,26 @@ START_TEST(ns_native_differential)
 	unsigned int i, compared = 0;
 
 	ck_assert_ok(native);
-	for (i = 0; i < NS_TYPES; i++) {
-		int nfd = get_ns(native, ns_types[i].cmd), nerr = errno;
-		int mfd = get_ns(pidfd, ns_types[i].cmd), merr = errno;
+	for (i = 0; i < PIDFD_NS_KINDS; i++) {
+		int nfd = get_ns(native, pidfd_ns_kinds[i].cmd), nerr = errno;
+		int mfd = get_ns(pidfd, pidfd_ns_kinds[i].cmd), merr = errno;
 
 		if (nfd < 0 && nerr == ENOTTY) {
 			ck_assert_msg(mfd >= 0 || merr == EOPNOTSUPP,
-				      "%s: module %s", ns_types[i].name,
+				      "%s: module %s", pidfd_ns_kinds[i].name,
 				      pt_errname(merr));
 		} else if (nfd < 0) {
 			ck_assert_msg(mfd < 0 && merr == nerr,
 				      "%s: native %s, module %d/%s",
-				      ns_types[i].name, pt_errname(nerr), mfd,
+				      pidfd_ns_kinds[i].name, pt_errname(nerr), mfd,
 				      pt_errname(merr));
 		} else {
 			compared++;
 			ck_assert_msg(mfd >= 0, "%s: native ok, module %s",
-				      ns_types[i].name, pt_errname(merr));
+				      pidfd_ns_kinds[i].name, pt_errname(merr));
 			ck_assert_msg(ns_inode(nfd) == ns_inode(mfd),
 				      "%s: native inode %lu, module %lu",
-				      ns_types[i].name,
+				      pidfd_ns_kinds[i].name,
 				      (unsigned long)ns_inode(nfd),
 				      (unsigned long)ns_inode(mfd));
 		}
@@ -427,7 +410,7 @@ START_TEST(ns_native_differential)
 			close(mfd);
 	}
 	printf("[ns] %u of %zu namespace types compared with the kernel's own ioctls%s\n",
-	       compared, NS_TYPES,
+	       compared, PIDFD_NS_KINDS,
 	       compared ? "" : " (this kernel has none: they came in 6.11)");
 	close(native);
 	close(pidfd);

@@ -19,6 +19,7 @@
 #include "../lib/internal.h"
 #include "args.h"
 #include "commands.h"
+#include "pidfd_ns_kinds.h"
 
 /*
  * How long "wait" keeps asking for the exit status of a process that has
@@ -309,25 +310,6 @@ int pidfdctl_kill(const struct pidfdctl_args *args)
 	return rc;
 }
 
-/* The namespaces "info" shows, as /proc/<pid>/ns names them. */
-static const struct {
-	const char *name;
-	unsigned int cmd;
-} namespace_kinds[] = {
-	{ "cgroup", PIDFD_GET_CGROUP_NAMESPACE },
-	{ "ipc", PIDFD_GET_IPC_NAMESPACE },
-	{ "mnt", PIDFD_GET_MNT_NAMESPACE },
-	{ "net", PIDFD_GET_NET_NAMESPACE },
-	{ "pid", PIDFD_GET_PID_NAMESPACE },
-	{ "pid_for_children", PIDFD_GET_PID_FOR_CHILDREN_NAMESPACE },
-	{ "time", PIDFD_GET_TIME_NAMESPACE },
-	{ "time_for_children", PIDFD_GET_TIME_FOR_CHILDREN_NAMESPACE },
-	{ "user", PIDFD_GET_USER_NAMESPACE },
-	{ "uts", PIDFD_GET_UTS_NAMESPACE },
-};
-
-#define NAMESPACE_KINDS (sizeof(namespace_kinds) / sizeof(namespace_kinds[0]))
-
 /*
  * The inode number of each namespace of @pidfd's process (what readlink
  * shows as "uts:[N]"), 0 where the caller may not see it (EACCES), the
@@ -339,9 +321,9 @@ static void read_namespaces(int pidfd, uint64_t *inodes)
 	unsigned int i;
 	int fd;
 
-	for (i = 0; i < NAMESPACE_KINDS; i++) {
+	for (i = 0; i < PIDFD_NS_KINDS; i++) {
 		inodes[i] = 0;
-		fd = libpidfd_get_namespace(pidfd, namespace_kinds[i].cmd);
+		fd = libpidfd_get_namespace(pidfd, pidfd_ns_kinds[i].cmd);
 		if (fd < 0)
 			continue;
 		if (fstat(fd, &st) == 0)
@@ -375,10 +357,10 @@ static void print_info_text(const struct pidfd_info *info,
 	if (info->mask & PIDFD_INFO_SUPPORTED_MASK)
 		printf("supported: 0x%" PRIx64 "\n", (uint64_t)info->supported_mask);
 	printf("ns:      ");
-	for (i = 0; i < NAMESPACE_KINDS; i++) {
+	for (i = 0; i < PIDFD_NS_KINDS; i++) {
 		if (!ns_inodes[i])
 			continue;
-		printf(" %s:[%" PRIu64 "]", namespace_kinds[i].name,
+		printf(" %s:[%" PRIu64 "]", pidfd_ns_kinds[i].name,
 		       ns_inodes[i]);
 		shown++;
 	}
@@ -418,10 +400,10 @@ static void print_info_json(const struct pidfd_info *info,
 	if (info->mask & PIDFD_INFO_SUPPORTED_MASK)
 		FIELD("\"supported_mask\": %" PRIu64, (uint64_t)info->supported_mask);
 	FIELD("\"namespaces\": {%s", "");
-	for (i = 0; i < NAMESPACE_KINDS; i++) {
+	for (i = 0; i < PIDFD_NS_KINDS; i++) {
 		if (!ns_inodes[i])
 			continue;
-		printf("%s\"%s\": %" PRIu64, ns_sep, namespace_kinds[i].name,
+		printf("%s\"%s\": %" PRIu64, ns_sep, pidfd_ns_kinds[i].name,
 		       ns_inodes[i]);
 		ns_sep = ", ";
 	}
@@ -431,7 +413,7 @@ static void print_info_json(const struct pidfd_info *info,
 
 int pidfdctl_info(const struct pidfdctl_args *args)
 {
-	uint64_t ns_inodes[NAMESPACE_KINDS];
+	uint64_t ns_inodes[PIDFD_NS_KINDS];
 	struct pidfd_info info;
 	int pidfd, ret, err;
 
