@@ -178,8 +178,8 @@ static inline int pidfd_task_dumpable(struct task_struct *task)
  * A task's LSM label, to be compared by identity, never by name: the
  * secid, or from 7.x's lsm_prop AppArmor's label pointer; 0 when it cannot
  * be told. @subj: the caller's subjective label (current only), else the
- * task's objective one (5.13 split them; before, one getter). Only valid
- * under rcu_read_lock(), which keeps a label alive.
+ * task's objective one (5.13 split them; before, one getter). The caller's
+ * rcu_read_lock() keeps the label alive while it is compared.
  */
 static inline unsigned long pidfd_task_label(struct task_struct *task,
 					     bool subj)

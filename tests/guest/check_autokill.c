@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -195,13 +196,25 @@ static int become_user(uint64_t caps)
 	return set_caps(caps);
 }
 
+/* no_new_privs for the calling thread only. */
+static int set_no_new_privs(void *arg)
+{
+	(void)arg;
+	return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+}
+
+/* A second thread, started before the first sets no_new_privs. */
+static int idle_thread_then_no_new_privs(void *arg)
+{
+	return pt_start_idle_thread() <= 0 || set_no_new_privs(arg);
+}
+
 /*
  * As uid 1000 without capabilities: a child without no_new_privs is
  * refused (EPERM); one that set it is killed at the close.
  */
 static int unprivileged_main(void *arg)
 {
-	struct pt_sync ready;
 	pid_t pid;
 	int fd, status;
 
@@ -214,14 +227,8 @@ static int unprivileged_main(void *arg)
 		 "no_new_privs not set: %s, want EPERM", pt_errname(errno));
 	pt_kill_reap(pid);
 
-	pt_sync_init(&ready);
-	pid = pt_fork();
-	if (pid == 0) {
-		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
-			_exit(2);
-		pt_ready_then_pause(&ready);
-	}
-	PT_CHECK(pt_sync_get(&ready, 10000) == 1, "child not ready");
+	pid = pt_fork_prepared(set_no_new_privs, NULL);
+	PT_CHECK(pid > 0, "child not ready");
 	fd = open_autokill(pid, 0);
 	PT_CHECK(fd >= 0, "no_new_privs set: %s", pt_errname(errno));
 	close(fd);
@@ -237,29 +244,107 @@ START_TEST(autokill_needs_nnp_or_cap)
 END_TEST
 
 /*
+ * The kill is judged as the opener at the open, never as whoever holds the
+ * file at the last close. Root opens, then drops to uid 3000 (no
+ * capabilities, root kept only as the saved uid), which may not kill its
+ * root child: the close still kills it.
+ */
+static int opener_drops_main(void *arg)
+{
+	pid_t target = pt_fork_sleeper();
+	bool killed;
+	int fd, watch;
+
+	(void)arg;
+	PT_CHECK(target > 0, "fork: %m");
+	watch = pt_open(target, 0);
+	fd = open_autokill(target, 0);
+	PT_CHECK(watch >= 0 && fd >= 0, "open: %s", pt_errname(errno));
+	PT_CHECK(setresuid(3000, 3000, 0) == 0, "drop privileges: %m");
+	close(fd);
+	killed = pt_poll1(watch, POLLIN, 10000) & POLLIN;
+	/* A survivor outlives our PDEATHSIG, which uid 3000 may not send. */
+	if (!killed && seteuid(0) == 0)
+		kill(target, SIGKILL);
+	PT_CHECK(pt_reap(target) == 128 + SIGKILL && killed,
+		 "not killed: judged as the closer, uid 3000");
+	return 0;
+}
+
+START_TEST(autokill_as_opener_after_it_drops)
+{
+	pt_assert_child(opener_drops_main, NULL);
+}
+END_TEST
+
+/* The receiver: as uid 2000, takes the pidfd and closes it on "go". */
+static void receive_then_close(int sock)
+{
+	char go;
+	int fd;
+
+	if (pt_drop_privs(2000, 2000) < 0)
+		_exit(2);
+	fd = pt_recv_fd(sock);
+	if (fd < 0 || read(sock, &go, 1) != 1)
+		_exit(3);
+	close(fd);
+	_exit(0);
+}
+
+/*
+ * uid 1000 (no_new_privs) opens for its child and sends the file to a
+ * uid 2000 process, whose close is the last: the kill is the opener's.
+ */
+static int other_closer_main(void *arg)
+{
+	pid_t receiver, target;
+	int sv[2], fd, watch;
+
+	(void)arg;
+	PT_CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0,
+		 "socketpair: %m");
+	receiver = pt_fork();
+	if (receiver == 0)
+		receive_then_close(sv[1]);
+	PT_CHECK(receiver > 0, "fork: %m");
+	PT_CHECK(become_user(0) == 0 && set_no_new_privs(NULL) == 0,
+		 "uid 1000 with no_new_privs: %m");
+	target = pt_fork_sleeper();
+	PT_CHECK(target > 0, "fork: %m");
+	watch = pt_open(target, 0);
+	fd = open_autokill(target, 0);
+	PT_CHECK(watch >= 0 && fd >= 0, "open: %s", pt_errname(errno));
+	PT_CHECK(pt_send_fd(sv[0], fd) == 0, "SCM_RIGHTS: %m");
+	close(fd);
+	PT_CHECK(survives(watch), "killed while the receiver held the file");
+	PT_CHECK(write(sv[0], "g", 1) == 1, "go: %m");
+	PT_CHECK(pt_reap(receiver) == 0, "the receiver failed");
+	PT_CHECK(pt_poll1(watch, POLLIN, 10000) & POLLIN,
+		 "not killed: judged as the closer, uid 2000");
+	PT_CHECK(pt_reap(target) == 128 + SIGKILL, "not killed by SIGKILL");
+	return 0;
+}
+
+START_TEST(autokill_as_opener_not_closer)
+{
+	pt_assert_child(other_closer_main, NULL);
+}
+END_TEST
+
+/*
  * no_new_privs is per thread: a child whose other thread lacks it could
  * still exec a setuid program there. As uid 1000: refused (EPERM) until
  * every thread has it.
  */
 static int nnp_thread_main(void *arg)
 {
-	struct pt_sync ready, idle;
-	pthread_t thread;
 	pid_t pid;
 
 	(void)arg;
 	PT_CHECK(become_user(0) == 0, "drop privileges: %m");
-	pt_sync_init(&ready);
-	pid = pt_fork();
-	if (pid == 0) {
-		pt_sync_init(&idle);
-		if (pthread_create(&thread, NULL, pt_idle_thread, &idle) ||
-		    pt_sync_get(&idle, 10000) <= 0 ||
-		    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
-			_exit(2);
-		pt_ready_then_pause(&ready);
-	}
-	PT_CHECK(pt_sync_get(&ready, 10000) == 1, "child not ready");
+	pid = pt_fork_prepared(idle_thread_then_no_new_privs, NULL);
+	PT_CHECK(pid > 0, "child not ready");
 	errno = 0;
 	PT_CHECK(open_autokill(pid, 0) == -1 && errno == EPERM,
 		 "a thread without no_new_privs: %s, want EPERM",
@@ -444,7 +529,9 @@ static Suite *autokill_suite(void)
 	Suite *s = suite_create("autokill");
 
 	pt_add_tests(pt_tcase(s, "kill"), autokill_on_close,
-		     autokill_not_on_dup_close, autokill_on_holder_death);
+		     autokill_not_on_dup_close, autokill_on_holder_death,
+		     autokill_as_opener_after_it_drops,
+		     autokill_as_opener_not_closer);
 
 	pt_add_tests(pt_tcase(s, "refused"), autokill_refused,
 		     autokill_needs_nnp_or_cap, autokill_nnp_on_every_thread,

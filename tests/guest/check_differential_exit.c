@@ -49,7 +49,7 @@ START_TEST(test_poll_exit)
 	for (int b = 0; b < 2; b++)
 		ck_assert_int_eq(pt_poll1(p.fd[b], POLLIN, 0), 0);
 	kill(child, SIGKILL);
-	ck_assert_int_eq(db_wait_zombie(child, WAIT_MS), 0);
+	ck_assert_int_eq(pt_wait_zombie(child), 0);
 	for (int b = 0; b < 2; b++) {
 		ev[b] = pt_poll1(p.fd[b], POLLIN, WAIT_MS);
 		ck_assert_msg(ev[b] & POLLIN, "%s zombie: %#x",
@@ -58,7 +58,7 @@ START_TEST(test_poll_exit)
 			      db_backend_name(b));
 	}
 	ck_assert_int_eq(ev[0], ev[1]);
-	db_reap(child);
+	pt_reap(child);
 	for (int b = 0; b < 2; b++)
 		ev[b] = pt_poll1(p.fd[b], POLLIN, WAIT_MS);
 	ck_assert_int_eq(ev[1], POLLIN | POLLHUP);
@@ -83,7 +83,7 @@ static void *exit_after(void *arg)
 /* The leader exits first: no POLLIN until the whole group is dead. */
 START_TEST(test_poll_leader_first)
 {
-	pid_t child = db_fork();
+	pid_t child = pt_fork();
 	struct pair p;
 	int64_t t0;
 
@@ -104,7 +104,7 @@ START_TEST(test_poll_leader_first)
 		ck_assert(pt_poll1(p.fd[b], POLLIN, WAIT_MS) & POLLIN);
 	/* Not before the other thread's exit (3 s after the start). */
 	ck_assert_int_ge(pt_now_ms() - t0, 300);
-	db_reap(child);
+	pt_reap(child);
 	close_pair(&p);
 }
 END_TEST
@@ -126,7 +126,7 @@ START_TEST(test_exit_status)
 		char c;
 
 		ck_assert_int_eq(pipe2(ready, O_CLOEXEC), 0);
-		child = db_fork();
+		child = pt_fork();
 		if (child == 0) {
 			if (how[i] >= 0)
 				_exit(how[i]);
@@ -220,7 +220,7 @@ START_TEST(test_exit_status_open_race)
 	int lost = 0, first_err = 0, n = 150;
 
 	for (int i = 0; i < n; i++) {
-		pid_t child = db_fork();
+		pid_t child = pt_fork();
 		int fd, status = -1, r;
 		siginfo_t si;
 
@@ -268,10 +268,7 @@ START_TEST(test_get_info)
 	ck_assert_int_eq(mi.pid, t.pid);
 	ck_assert_int_eq(mi.tgid, t.pid);
 	ck_assert_int_eq(mi.ppid, getpid());
-	ck_assert_int_eq(mi.ruid, 1001);
-	ck_assert_int_eq(mi.euid, 1002);
-	ck_assert_int_eq(mi.suid, 1003);
-	ck_assert_int_eq(mi.fsuid, 1002);
+	pt_assert_uids(&mi, 1001, 1002, 1003);
 	ck_assert_int_eq(mi.rgid, 2001);
 	if (diff_feat->get_info) {
 		ck_assert_int_eq(db_get_info(DB_NATIVE, p.fd[0], &ni, 0), 0);
@@ -313,22 +310,24 @@ START_TEST(test_fdinfo)
 	ck_assert(p.fd[0] >= 0 && p.fd[1] >= 0);
 	for (size_t k = 0; k < 2; k++) {
 		for (int b = 0; b < 2; b++)
-			ck_assert_int_eq(db_fdinfo(p.fd[b], keys[k], v[b], 128), 0);
+			ck_assert_int_eq(pt_fdinfo_field(NULL, 0, p.fd[b],
+							 keys[k], v[b], 128), 0);
 		ck_assert_str_eq(v[0], v[1]);
 	}
 	ck_assert_int_eq(atoi(v[1]), child);
 	pt_kill_reap(child);
 	for (size_t k = 0; k < 2; k++) {
 		for (int b = 0; b < 2; b++) {
-			ck_assert_int_eq(db_fdinfo(p.fd[b], keys[k], v[b], 128), 0);
-			ck_assert_str_eq(v[b], "-1");
+			ck_assert_int_eq(pt_fdinfo_field(NULL, 0, p.fd[b],
+							 keys[k], v[b], 128), 0);
+			ck_assert_str_eq(v[b], "\t-1");
 		}
 	}
 	close_pair(&p);
 
 	/* A process that is pid 1 of a child pid namespace. */
 	ck_assert_int_eq(pipe2(sync, O_CLOEXEC), 0);
-	mid = db_fork();
+	mid = pt_fork();
 	if (mid == 0) {
 		pid_t c;
 
@@ -346,17 +345,18 @@ START_TEST(test_fdinfo)
 	p = open_pair(inner, 0);
 	ck_assert(p.fd[0] >= 0 && p.fd[1] >= 0);
 	for (int b = 0; b < 2; b++)
-		ck_assert_int_eq(db_fdinfo(p.fd[b], "NSpid:", v[b], 128), 0);
+		ck_assert_int_eq(pt_fdinfo_field(NULL, 0, p.fd[b], "NSpid:",
+						 v[b], 128), 0);
 	ck_assert_str_eq(v[0], v[1]);
 	{
 		char want[64];
 
-		snprintf(want, sizeof(want), "%d\t1", inner);
+		snprintf(want, sizeof(want), "\t%d\t1", inner);
 		ck_assert_str_eq(v[1], want);
 	}
 	close_pair(&p);
 	kill(inner, SIGKILL);
-	db_reap(mid);
+	pt_reap(mid);
 	close(sync[0]);
 	close(sync[1]);
 }

@@ -110,8 +110,8 @@ static void pending3(struct db_target *t, uint64_t *lead, uint64_t *work,
 {
 	uint64_t dummy;
 
-	ck_assert_msg(db_pending(t->pid, t->pid, lead, shd) == 0 &&
-		      db_pending(t->pid, t->tid, work, &dummy) == 0,
+	ck_assert_msg(pt_thread_pending(t->pid, t->pid, lead, shd) == 0 &&
+		      pt_thread_pending(t->pid, t->tid, work, &dummy) == 0,
 		      "cannot read the pending signals of %d/%d", t->pid, t->tid);
 }
 

@@ -100,7 +100,7 @@ START_TEST(test_open_errors)
 		{ "no such pid", INT_MAX, 0, ESRCH },
 	};
 
-	db_reap(reaped);
+	pt_reap(reaped);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct pair p = open_pair(cases[i].pid, cases[i].flags);
 
@@ -167,11 +167,11 @@ START_TEST(test_open_flags)
 	close_pair(&p);
 
 	/* A zombie can be opened (both). */
-	ck_assert_int_eq(db_wait_zombie(zombie, WAIT_MS), 0);
+	ck_assert_int_eq(pt_wait_zombie(zombie), 0);
 	p = open_pair(zombie, 0);
 	check_same_file_shape(&p, "zombie");
 	close_pair(&p);
-	db_reap(zombie);
+	pt_reap(zombie);
 
 	p = open_pair(getpid(), PIDFD_THREAD);
 	if (diff_feat->thread) {

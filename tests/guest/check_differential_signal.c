@@ -105,12 +105,12 @@ START_TEST(test_signal_errors)
 	}
 
 	/* A zombie: 0 and nothing happens; reaped: ESRCH (both). */
-	ck_assert_int_eq(db_wait_zombie(zombie, WAIT_MS), 0);
+	ck_assert_int_eq(pt_wait_zombie(zombie), 0);
 	pz = open_pair(zombie, 0);
 	pr = open_pair(reaped, 0);
 	ck_assert(pz.fd[0] >= 0 && pz.fd[1] >= 0 && pr.fd[0] >= 0 &&
 		  pr.fd[1] >= 0);
-	db_reap(reaped);
+	pt_reap(reaped);
 	for (int b = 0; b < 2; b++) {
 		ck_assert_int_eq(CALL(db_send(b, pz.fd[b], SIGKILL, NULL, 0)), 0);
 		ck_assert_int_eq(CALL(db_send(b, pz.fd[b], 0, NULL, 0)), 0);
@@ -121,7 +121,7 @@ START_TEST(test_signal_errors)
 		ck_assert_int_eq(CALL(db_send(b, pr.fd[b], SIGUSR1, &si, 0)),
 				 ESRCH);
 	}
-	db_reap(zombie);
+	pt_reap(zombie);
 	close_pair(&pz);
 	close_pair(&pr);
 
@@ -130,7 +130,7 @@ START_TEST(test_signal_errors)
 	 * on both (access_pidfd_pidns). The grandchild inherits the fds.
 	 */
 	{
-		pid_t mid = db_fork();
+		pid_t mid = pt_fork();
 
 		if (mid == 0) {
 			pid_t inner;
@@ -152,7 +152,7 @@ START_TEST(test_signal_errors)
 				_exit(11);
 			_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 12);
 		}
-		int st = db_reap(mid);
+		int st = pt_reap_status(mid);
 
 		ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0,
 			      "foreign pid ns: status %#x (21: module wrong, "
@@ -300,7 +300,7 @@ START_TEST(test_si_codes_self)
 			ck_assert_msg(r == want, "self, %s, %s: %s want %s",
 				      si_codes[i].name, vname[v], pt_errname(r),
 				      pt_errname(want));
-			ck_assert_int_eq(db_pending(me, me, &sp, &sh), 0);
+			ck_assert_int_eq(pt_thread_pending(me, me, &sp, &sh), 0);
 			if (want) {
 				ck_assert(!((sp | sh) & DB_BIT(sig)));
 				continue;
@@ -326,7 +326,7 @@ START_TEST(test_si_codes_self)
 				      "self, %s, %s: got code %d pid %d value %d",
 				      si_codes[i].name, vname[v], got.si_code,
 				      got.si_pid, got.si_value.sival_int);
-			ck_assert_int_eq(db_pending(me, me, &sp, &sh), 0);
+			ck_assert_int_eq(pt_thread_pending(me, me, &sp, &sh), 0);
 			ck_assert(!((sp | sh) & DB_BIT(sig)));
 		}
 	}
@@ -395,7 +395,7 @@ START_TEST(test_siginfo_child_pidns)
 
 	ck_assert_int_eq(pipe2(rep, O_CLOEXEC), 0);
 	ck_assert_int_eq(pipe2(mid_pipe, O_CLOEXEC), 0);
-	mid = db_fork();
+	mid = pt_fork();
 	if (mid == 0) {
 		pid_t init, recv;
 		sigset_t set;
@@ -464,7 +464,7 @@ START_TEST(test_siginfo_child_pidns)
 	}
 	close_pair(&p);
 	close(mthr);
-	db_reap(mid);
+	pt_reap(mid);
 	pt_close_all(rep[0], rep[1], mid_pipe[0], mid_pipe[1]);
 }
 END_TEST

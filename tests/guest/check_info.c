@@ -146,37 +146,30 @@ START_TEST(info_thread)
 }
 END_TEST
 
+/* Distinct real, effective and saved ids; PDEATHSIG is lost with them. */
+static int take_distinct_ids(void *arg)
+{
+	(void)arg;
+	if (setgroups(0, NULL) || setresgid(2000, 2001, 2002) ||
+	    setresuid(1000, 1001, 1002))
+		return 1;
+	return prctl(PR_SET_PDEATHSIG, SIGKILL);
+}
+
 START_TEST(info_child_creds)
 {
 	struct pidfd_info info;
-	struct pt_sync s;
-	pid_t pid;
+	pid_t pid = pt_fork_prepared(take_distinct_ids, NULL);
 	int fd;
 
-	pt_sync_init(&s);
-	pid = pt_fork();
-	if (pid == 0) {
-		if (setgroups(0, NULL) || setresgid(2000, 2001, 2002) ||
-		    setresuid(1000, 1001, 1002))
-			_exit(2);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		pt_ready_then_pause(&s);
-	}
-	ck_assert_int_ge(pid, 0);
-	ck_assert_int_eq(pt_sync_get(&s, 10000), 1);
+	ck_assert_int_gt(pid, 0);
 	fd = pt_open_ok(pid, 0);
 	ck_assert_ok(pt_get_info(fd, &info, PID_CREDS));
 	ck_assert_int_eq(info.pid, pid);
 	ck_assert_int_eq(info.tgid, pid);
 	ck_assert_int_eq(info.ppid, getpid());
-	ck_assert_int_eq(info.ruid, 1000);
-	ck_assert_int_eq(info.euid, 1001);
-	ck_assert_int_eq(info.suid, 1002);
-	ck_assert_int_eq(info.fsuid, 1001);
-	ck_assert_int_eq(info.rgid, 2000);
-	ck_assert_int_eq(info.egid, 2001);
-	ck_assert_int_eq(info.sgid, 2002);
-	ck_assert_int_eq(info.fsgid, 2001);
+	pt_assert_uids(&info, 1000, 1001, 1002);
+	pt_assert_gids(&info, 2000, 2001, 2002);
 	pt_kill_reap(pid);
 	close(fd);
 }

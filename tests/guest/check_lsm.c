@@ -407,13 +407,25 @@ START_TEST(test_thread_label_counts)
 }
 END_TEST
 
+/* Blocks SIGUSR1, joins process group *@arg, confined by pidfd_recv_exists. */
+static int join_group_confined(void *arg)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	if (setpgid(0, *(pid_t *)arg) < 0)
+		return 1;
+	return lt_apparmor_enter("pidfd_recv_exists") < 0;
+}
+
 /*
  * A process group with an allowed and a refused member: the one gets the
  * signal, the other not, and the call succeeds, as kill(-pgrp) does.
  */
 START_TEST(test_pgrp_mixed_members)
 {
-	struct pt_sync ready;
 	struct target t;
 	pid_t other;
 	char msg[256];
@@ -421,23 +433,8 @@ START_TEST(test_pgrp_mixed_members)
 
 	set_trust("bpf");
 	fork_target(&t, NULL);
-	pt_sync_init(&ready);
-	other = pt_fork();
-	if (other == 0) {
-		sigset_t set;
-
-		sigemptyset(&set);
-		sigaddset(&set, SIGUSR1);
-		sigprocmask(SIG_BLOCK, &set, NULL);
-		if (setpgid(0, t.pid) < 0 ||
-		    lt_apparmor_enter("pidfd_recv_exists") < 0)
-			_exit(1);
-		pt_ready_then_pause(&ready);
-	}
-	ck_assert_int_gt(other, 0);
-	ck_assert_msg(pt_sync_get(&ready, 10000) == 1,
-		      "the second member did not join the group");
-	pt_sync_close(&ready);
+	other = pt_fork_prepared(join_group_confined, &t.pid);
+	ck_assert_msg(other > 0, "the second member did not join the group");
 	got = attempt(NULL, t.pid, MOD_PGRP, SIGUSR1, msg, sizeof(msg));
 	ck_assert_msg(got == 0, "process group: %s %s", pt_errname(got), msg);
 	ck_assert(pending_of(&t, t.pid) & SIGBIT(SIGUSR1));

@@ -118,31 +118,34 @@ END_TEST
  * decides; with @own_ns, in new uts, ipc and mount namespaces with its own
  * host name, and a user namespace of its own when not root.
  */
+struct sleeper_as {
+	uid_t uid;
+	bool own_ns;
+};
+
+static int become_sleeper_as(void *arg)
+{
+	const struct sleeper_as *a = arg;
+	int flags = CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNS |
+		    (a->uid ? CLONE_NEWUSER : 0);
+
+	if ((a->uid && pt_drop_privs(a->uid, a->uid) < 0) ||
+	    prctl(PR_SET_DUMPABLE, 1) < 0)
+		return 1;
+	if (a->own_ns && (unshare(flags) < 0 ||
+			  sethostname(CHILD_HOSTNAME,
+				      strlen(CHILD_HOSTNAME)) < 0))
+		return 1;
+	return 0;
+}
+
 static pid_t fork_sleeper_as(uid_t uid, bool own_ns)
 {
-	struct pt_sync ready;
-	pid_t pid;
+	struct sleeper_as a = { uid, own_ns };
+	pid_t pid = pt_fork_prepared(become_sleeper_as, &a);
 
-	pt_sync_init(&ready);
-	pid = pt_fork();
-	if (pid == 0) {
-		int flags = CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNS |
-			    (uid ? CLONE_NEWUSER : 0);
-
-		if ((uid && pt_drop_privs(uid, uid) < 0) ||
-		    prctl(PR_SET_DUMPABLE, 1) < 0)
-			_exit(1);
-		if (own_ns && (unshare(flags) < 0 ||
-			       sethostname(CHILD_HOSTNAME,
-					   strlen(CHILD_HOSTNAME)) < 0))
-			_exit(1);
-		pt_ready_then_pause(&ready);
-	}
-	ck_assert_int_gt(pid, 0);
-	ck_assert_msg(pt_sync_get(&ready, 10000) == 1,
-		      "child (uid %d) could not start%s", uid,
+	ck_assert_msg(pid > 0, "child (uid %d) could not start%s", uid,
 		      own_ns ? " in namespaces of its own" : "");
-	pt_sync_close(&ready);
 	return pid;
 }
 

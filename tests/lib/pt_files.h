@@ -71,4 +71,9 @@ int pt_tmpdir(char *buf, size_t len);
 		      sizeof((const int[]){ __VA_ARGS__ }) / sizeof(int))
 void pt_close_list(const int *fds, size_t n);
 
+/* Sends @fd over the Unix socket @sock (SCM_RIGHTS). 0 or -1. */
+int pt_send_fd(int sock, int fd);
+/* Receives a descriptor that pt_send_fd() sent: the new fd, or -1. */
+int pt_recv_fd(int sock);
+
 #endif /* PT_FILES_H */

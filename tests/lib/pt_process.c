@@ -37,9 +37,12 @@ pid_t pt_clone(unsigned long flags)
 	pid = flags ? (pid_t)syscall(SYS_clone, flags | SIGCHLD, NULL, NULL,
 				     NULL, NULL) : fork();
 	if (pid == 0) {
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGALRM, SIG_DFL);
+		static const int inherited[] = { SIGTERM, SIGINT, SIGALRM,
+						 SIGCHLD, SIGHUP, SIGUSR1,
+						 SIGUSR2 };
+
+		for (size_t i = 0; i < sizeof(inherited) / sizeof(inherited[0]); i++)
+			signal(inherited[i], SIG_DFL);
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (pid == 0) {
@@ -94,15 +97,20 @@ int pt_waitpid(pid_t pid, int *status, int options)
 	return ret;
 }
 
-int pt_reap(pid_t pid)
+int pt_reap_status(pid_t pid)
 {
 	int status;
 
-	if (pt_waitpid(pid, &status, __WALL) != pid)
-		return -1;
-	if (WIFEXITED(status))
+	return pt_waitpid(pid, &status, __WALL) == pid ? status : -1;
+}
+
+int pt_reap(pid_t pid)
+{
+	int status = pt_reap_status(pid);
+
+	if (status != -1 && WIFEXITED(status))
 		return WEXITSTATUS(status);
-	if (WIFSIGNALED(status))
+	if (status != -1 && WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return -1;
 }
@@ -269,6 +277,26 @@ void pt_ready_then_pause(struct pt_sync *ready)
 	pt_sync_put(ready, 1);
 	for (;;)
 		pause();
+}
+
+pid_t pt_fork_prepared(int (*prepare)(void *), void *arg)
+{
+	struct pt_sync ready;
+	pid_t pid;
+
+	pt_sync_init(&ready);
+	pid = pt_fork();
+	if (pid == 0) {
+		if (prepare(arg))
+			_exit(1);
+		pt_ready_then_pause(&ready);
+	}
+	if (pid > 0 && pt_sync_get(&ready, 10000) != 1) {
+		pt_kill_reap(pid);
+		pid = -1;
+	}
+	pt_sync_close(&ready);
+	return pid;
 }
 
 void *pt_idle_thread(void *arg)

@@ -21,8 +21,8 @@
 pid_t pt_gettid(void);
 /*
  * fork() for tests: the child gets the default action for the signals
- * Check handles (its SIGTERM handler would forward to the whole group)
- * and PR_SET_PDEATHSIG SIGKILL.
+ * Check handles (its SIGTERM handler would forward to the whole group) and
+ * those a test may catch, and PR_SET_PDEATHSIG SIGKILL.
  */
 pid_t pt_fork(void);
 /* The same with clone(2) @flags (CLONE_NEWPID...): fork() when 0. */
@@ -42,6 +42,8 @@ pid_t pt_fork_sleeper_at(pid_t nr);
 pid_t pt_fork_exit_at(pid_t nr, int code);
 /* waitpid() retrying on EINTR; the raw status, or -1. */
 int pt_waitpid(pid_t pid, int *status, int options);
+/* Reaps @pid: its raw wait status, or -1. */
+int pt_reap_status(pid_t pid);
 /* Reaps @pid: its exit code, 128 + signal if killed, -1 on error. */
 int pt_reap(pid_t pid);
 /* Waits until @pid is a zombie, without reaping it. 0 or -1. */
@@ -83,6 +85,12 @@ int pt_sync_get(struct pt_sync *s, int timeout_ms);
 void pt_sync_close(struct pt_sync *s);
 /* In a child: says 1 through @ready, then waits to be killed. */
 void pt_ready_then_pause(struct pt_sync *ready) __attribute__((noreturn));
+/*
+ * A child that runs @prepare(@arg), says it is ready and waits to be
+ * killed: its pid once it is ready, or -1 (the child reaped) if it could
+ * not be forked or @prepare returned nonzero.
+ */
+pid_t pt_fork_prepared(int (*prepare)(void *), void *arg);
 /* A thread body: reports its TID through the pt_sync @arg, then idles. */
 void *pt_idle_thread(void *arg);
 /* Starts a detached pt_idle_thread(): its TID, or -1. */

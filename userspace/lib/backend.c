@@ -219,12 +219,8 @@ static int kernel_pidfd(int fd)
  */
 static int module_pidfd(int fd)
 {
-	int ctl = libpidfd_priv_control_fd();
-	int ret;
+	int ret = libpidfd_priv_control_ioctl(PIDFD_DEV_IS_PIDFD, fd);
 
-	if (ctl < 0)
-		return -1;
-	ret = ioctl(ctl, PIDFD_DEV_IS_PIDFD, fd);
 	if (ret >= 0)
 		return ret != 0;
 	return errno == EBADF ? 0 : -1;
@@ -235,9 +231,10 @@ static const char pidfd_link[] = "anon_inode:[pidfd]";
 
 /*
  * Where the module cannot be asked (not loaded, no /dev/pidfd in a
- * chroot, a module without PIDFD_DEV_IS_PIDFD): the link in /proc, then the module's ioctl,
- * which only a pidfd gets: its pidfds read the signal arguments first
- * (EFAULT for NULL), the kernel's have no such ioctl (ENOTTY).
+ * chroot, a module without PIDFD_DEV_IS_PIDFD): the link in /proc, then
+ * the module's ioctl, which only a pidfd gets: its pidfds read the signal
+ * arguments first (EFAULT for NULL), the kernel's have no such ioctl
+ * (ENOTTY).
  */
 static int backend_from_proc(int fd)
 {

@@ -87,14 +87,19 @@ int libpidfd_priv_control_fd(void)
 	}
 }
 
+int libpidfd_priv_control_ioctl(unsigned long cmd, unsigned long arg)
+{
+	int ctl = libpidfd_priv_control_fd();
+
+	return ctl < 0 ? -1 : ioctl(ctl, cmd, arg);
+}
+
 int libpidfd_priv_module_open(pid_t pid, unsigned int flags)
 {
 	struct pidfd_open_args args = { .pid = pid, .flags = flags };
-	int ctl = libpidfd_priv_control_fd();
 
-	if (ctl < 0)
-		return -1;
-	return ioctl(ctl, PIDFD_DEV_OPEN, &args);
+	return libpidfd_priv_control_ioctl(PIDFD_DEV_OPEN,
+					   (unsigned long)&args);
 }
 
 int libpidfd_probe(void)

@@ -30,6 +30,9 @@ LIBPIDFD_PRIVATE int64_t libpidfd_priv_now_ms(void);
  * it, or -1 with errno (ENOPKG when the module is not loaded).
  */
 LIBPIDFD_PRIVATE int libpidfd_priv_control_fd(void);
+/* An ioctl of /dev/pidfd's on the control fd: its result, or -1/errno. */
+LIBPIDFD_PRIVATE int libpidfd_priv_control_ioctl(unsigned long cmd,
+						 unsigned long arg);
 /* PIDFD_DEV_OPEN on the control fd. */
 LIBPIDFD_PRIVATE int libpidfd_priv_module_open(pid_t pid, unsigned int flags);
 

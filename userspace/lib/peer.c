@@ -43,11 +43,9 @@ static int module_peer(int sockfd, unsigned int flags)
 		.sockfd = sockfd,
 		.flags = flags,
 	};
-	int ctl = libpidfd_priv_control_fd();
 
-	if (ctl < 0)
-		return -1;
-	return ioctl(ctl, PIDFD_DEV_OPEN_PEER, &args);
+	return libpidfd_priv_control_ioctl(PIDFD_DEV_OPEN_PEER,
+					   (unsigned long)&args);
 }
 
 /* @fd as a pidfd of @kind: itself, or converted (and @fd closed). */

@@ -64,11 +64,9 @@ static int module_from_procdir(int dirfd, unsigned int flags)
 		.procdir = dirfd,
 		.flags = flags,
 	};
-	int ctl = libpidfd_priv_control_fd();
 
-	if (ctl < 0)
-		return -1;
-	return ioctl(ctl, PIDFD_DEV_OPEN_PROCDIR, &args);
+	return libpidfd_priv_control_ioctl(PIDFD_DEV_OPEN_PROCDIR,
+					   (unsigned long)&args);
 }
 
 /*

@@ -344,6 +344,19 @@ static int parse_int(const char *text, int *value)
 	return 0;
 }
 
+/* A duration option's value in @ms; 0 means none (-1). */
+static int duration_option(const char *text, int64_t *ms, const char *name,
+			   FILE *err)
+{
+	if (pidfdctl_parse_duration(text, ms) < 0) {
+		usage_error(err, "invalid %s '%s'", name, text);
+		return -1;
+	}
+	if (*ms == 0)
+		*ms = -1;
+	return 0;
+}
+
 /* argv[0] is the command, or kill's -SIG, which getopt skips alike. */
 static int parse_options(int argc, char **argv, const char *cmdname,
 			 struct pidfdctl_args *args, FILE *err)
@@ -388,20 +401,14 @@ static int parse_options(int argc, char **argv, const char *cmdname,
 			args->command = PIDFDCTL_VERSION;
 			return 0;
 		case 't':
-			if (pidfdctl_parse_duration(optarg, &args->timeout_ms) < 0) {
-				usage_error(err, "invalid timeout '%s'", optarg);
+			if (duration_option(optarg, &args->timeout_ms,
+					    "timeout", err) < 0)
 				return -1;
-			}
-			if (args->timeout_ms == 0)
-				args->timeout_ms = -1;
 			break;
 		case 'k':
-			if (pidfdctl_parse_duration(optarg, &args->kill_after_ms) < 0) {
-				usage_error(err, "invalid kill-after '%s'", optarg);
+			if (duration_option(optarg, &args->kill_after_ms,
+					    "kill-after", err) < 0)
 				return -1;
-			}
-			if (args->kill_after_ms == 0)
-				args->kill_after_ms = -1;
 			break;
 		case 'e':
 			args->exited_ok = true;

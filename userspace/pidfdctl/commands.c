@@ -160,7 +160,8 @@ static void report_exit(pid_t pid, int pidfd)
 
 int pidfdctl_wait(const struct pidfdctl_args *args)
 {
-	int64_t deadline = args->timeout_ms >= 0 ? libpidfd_priv_now_ms() + args->timeout_ms : -1;
+	int64_t deadline = args->timeout_ms >= 0 ?
+			   libpidfd_priv_now_ms() + args->timeout_ms : -1;
 	struct pollfd *pfds;
 	size_t left = 0;
 	int code = PIDFDCTL_EXIT_OK;

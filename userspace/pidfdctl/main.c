@@ -20,9 +20,36 @@ static int flush_stdout(int code)
 	return code;
 }
 
+static int print_help(const struct pidfdctl_args *args)
+{
+	(void)args;
+	pidfdctl_print_help(stdout);
+	return PIDFDCTL_EXIT_OK;
+}
+
+static int print_version(const struct pidfdctl_args *args)
+{
+	(void)args;
+	pidfdctl_print_version(stdout);
+	return PIDFDCTL_EXIT_OK;
+}
+
+/* What runs each command. */
+static int (*const commands[])(const struct pidfdctl_args *) = {
+	[PIDFDCTL_HELP] = print_help,
+	[PIDFDCTL_VERSION] = print_version,
+	[PIDFDCTL_WAIT] = pidfdctl_wait,
+	[PIDFDCTL_KILL] = pidfdctl_kill,
+	[PIDFDCTL_INFO] = pidfdctl_info,
+	[PIDFDCTL_STATUS] = pidfdctl_status,
+	[PIDFDCTL_RUN] = pidfdctl_run,
+	[PIDFDCTL_DOCTOR] = pidfdctl_doctor,
+};
+
 int main(int argc, char **argv)
 {
 	struct pidfdctl_args args;
+	int (*run)(const struct pidfdctl_args *args);
 	int code;
 
 	if (pidfdctl_parse(argc, argv, &args, stderr) < 0) {
@@ -45,37 +72,9 @@ int main(int argc, char **argv)
 		return code;
 	}
 
-	switch (args.command) {
-	case PIDFDCTL_HELP:
-		pidfdctl_print_help(stdout);
-		code = PIDFDCTL_EXIT_OK;
-		break;
-	case PIDFDCTL_VERSION:
-		pidfdctl_print_version(stdout);
-		code = PIDFDCTL_EXIT_OK;
-		break;
-	case PIDFDCTL_WAIT:
-		code = pidfdctl_wait(&args);
-		break;
-	case PIDFDCTL_KILL:
-		code = pidfdctl_kill(&args);
-		break;
-	case PIDFDCTL_INFO:
-		code = pidfdctl_info(&args);
-		break;
-	case PIDFDCTL_STATUS:
-		code = pidfdctl_status(&args);
-		break;
-	case PIDFDCTL_DOCTOR:
-		code = pidfdctl_doctor(&args);
-		break;
-	case PIDFDCTL_RUN:
-		code = pidfdctl_run(&args);
-		break;
-	default:
-		code = PIDFDCTL_EXIT_FAILURE;
-		break;
-	}
+	run = args.command < sizeof(commands) / sizeof(commands[0]) ?
+	      commands[args.command] : NULL;
+	code = run ? run(&args) : PIDFDCTL_EXIT_FAILURE;
 	pidfdctl_args_free(&args);
 	return flush_stdout(code);
 }

@@ -107,116 +107,7 @@ int db_get_info(enum db_backend b, int pidfd, struct pidfd_info *info,
 	return libpidfd_get_info(pidfd, info, sizeof(*info));
 }
 
-int db_fdinfo(int fd, const char *key, char *out, size_t len)
-{
-	char path[64], line[512];
-	size_t klen = strlen(key);
-	int ret = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		char *v;
-
-		if (strncmp(line, key, klen))
-			continue;
-		v = line + klen;
-		while (*v == ' ' || *v == '\t')
-			v++;
-		v[strcspn(v, "\n")] = '\0';
-		snprintf(out, len, "%s", v);
-		ret = 0;
-		break;
-	}
-	fclose(f);
-	if (ret)
-		errno = ENOENT;
-	return ret;
-}
-
-int db_pending(pid_t pid, pid_t tid, uint64_t *sigpnd, uint64_t *shdpnd)
-{
-	char path[96], line[256];
-	int found = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/status", pid, tid);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, "SigPnd:", 7)) {
-			*sigpnd = strtoull(line + 7, NULL, 16);
-			found |= 1;
-		} else if (!strncmp(line, "ShdPnd:", 7)) {
-			*shdpnd = strtoull(line + 7, NULL, 16);
-			found |= 2;
-		}
-	}
-	fclose(f);
-	if (found != 3) {
-		errno = ENOENT;
-		return -1;
-	}
-	return 0;
-}
-
 /* ---- processes ----------------------------------------------------- */
-
-pid_t db_fork(void)
-{
-	sigset_t all, old;
-	pid_t pid;
-
-	/* Nothing buffered may be written twice, by the child too. */
-	fflush(NULL);
-	/*
-	 * No signal may reach the child while it still has Check's handlers
-	 * (its SIGTERM handler signals the test's whole process group).
-	 */
-	sigfillset(&all);
-	sigprocmask(SIG_SETMASK, &all, &old);
-	pid = fork();
-	if (pid == 0) {
-		static const int sigs[] = { SIGTERM, SIGINT, SIGALRM, SIGCHLD,
-					    SIGHUP, SIGUSR1, SIGUSR2 };
-		for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-			signal(sigs[i], SIG_DFL);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	return pid;
-}
-
-int db_reap(pid_t pid)
-{
-	int status, ret;
-
-	do
-		ret = waitpid(pid, &status, __WALL);
-	while (ret < 0 && errno == EINTR);
-	return ret < 0 ? -1 : status;
-}
-
-int db_wait_zombie(pid_t pid, int timeout_ms)
-{
-	int64_t end = pt_now_ms() + timeout_ms;
-	siginfo_t si;
-
-	while (pt_now_ms() < end) {
-		memset(&si, 0, sizeof(si));
-		if (waitid(P_PID, pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0)
-			return -1;
-		if (si.si_pid == pid)
-			return 0;
-		usleep(2000);
-	}
-	errno = ETIMEDOUT;
-	return -1;
-}
 
 /* ---- features ------------------------------------------------------ */
 
@@ -267,13 +158,13 @@ static void probe_reaped(struct db_features *f)
 	pid_t pid;
 	int fd;
 
-	pid = db_fork();
+	pid = pt_fork();
 	if (pid == 0)
 		_exit(7);
 	if (pid < 0)
 		return;
 	fd = db_sys_pidfd_open(pid, 0);
-	db_reap(pid);
+	pt_reap(pid);
 	if (fd < 0)
 		return;
 	f->pollhup = (pt_poll1(fd, POLLIN, 1000) & POLLHUP) != 0;
@@ -571,7 +462,7 @@ pid_t db_target_fork(struct db_target *t, const struct db_target_opts *o)
 	sigset_t all;
 	pid_t pid;
 
-	pid = db_fork();
+	pid = pt_fork();
 	if (pid != 0)
 		return pid;
 
@@ -637,7 +528,7 @@ void db_target_stop(struct db_target *t, bool reap)
 	if (t->started && t->pid > 0) {
 		kill(t->pid, SIGKILL);
 		if (reap)
-			db_reap(t->pid);
+			pt_reap(t->pid);
 	}
 	for (int i = 0; i < 2; i++) {
 		close(t->cmd[i][0]);
@@ -696,7 +587,7 @@ struct db_rep db_do(const struct db_req *r)
 					 &db_spawn_opts[r->a]);
 		break;
 	case DB_OP_REAP:
-		rep.ret = db_reap(r->b);
+		rep.ret = pt_reap_status(r->b);
 		break;
 	case DB_OP_GETPID:
 		rep.ret = getpid();
@@ -723,7 +614,7 @@ int db_sender_start(struct db_sender *s, const struct db_creds *c,
 		snprintf(why, len, "pipe: %s", strerror(errno));
 		return -1;
 	}
-	s->pid = db_fork();
+	s->pid = pt_fork();
 	if (s->pid < 0) {
 		snprintf(why, len, "fork: %s", strerror(errno));
 		return -1;
@@ -787,6 +678,6 @@ void db_sender_stop(struct db_sender *s)
 	write_full(s->cmd[1], &r, sizeof(r));
 	close(s->cmd[1]);
 	close(s->rep[0]);
-	db_reap(s->pid);
+	pt_reap(s->pid);
 	s->pid = 0;
 }

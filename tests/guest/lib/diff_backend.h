@@ -68,25 +68,13 @@ int db_send(enum db_backend b, int pidfd, int sig, const siginfo_t *info,
 int db_get_info(enum db_backend b, int pidfd, struct pidfd_info *info,
 		uint64_t mask);
 
-/* The fdinfo line @key ("Pid:") of our descriptor @fd, value only. */
-int db_fdinfo(int fd, const char *key, char *out, size_t len);
-
 /* ---- raw signal helpers -------------------------------------------- */
 
 int db_tgkill(pid_t tgid, pid_t tid, int sig);
 int db_sigqueueinfo(pid_t pid, int sig, siginfo_t *info);
 int db_tgsigqueueinfo(pid_t tgid, pid_t tid, int sig, siginfo_t *info);
 
-/* SigPnd of thread @tid and ShdPnd of process @pid, from /proc. */
-int db_pending(pid_t pid, pid_t tid, uint64_t *sigpnd, uint64_t *shdpnd);
 #define DB_BIT(sig) (1ULL << ((sig) - 1))
-
-/* Default dispositions for what Check catches, PR_SET_PDEATHSIG SIGKILL. */
-pid_t db_fork(void);
-/* waitpid() retrying on EINTR; the status, or -1. */
-int db_reap(pid_t pid);
-/* Waits until @pid is a zombie (not reaped). 0 or -1. */
-int db_wait_zombie(pid_t pid, int timeout_ms);
 
 /* ---- Landlock (6.12+) --------------------------------------------- */
 

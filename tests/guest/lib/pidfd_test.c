@@ -150,3 +150,19 @@ void pt_assert_status_pid(int procdir, pid_t pid)
 	snprintf(want, sizeof(want), "\nPid:\t%d\n", pid);
 	ck_assert_msg(strstr(buf, want), "no '%s' in:\n%s", want + 1, buf);
 }
+
+void pt_assert_uids(const struct pidfd_info *info, uid_t r, uid_t e, uid_t s)
+{
+	ck_assert_uint_eq(info->ruid, r);
+	ck_assert_uint_eq(info->euid, e);
+	ck_assert_uint_eq(info->suid, s);
+	ck_assert_uint_eq(info->fsuid, e);
+}
+
+void pt_assert_gids(const struct pidfd_info *info, gid_t r, gid_t e, gid_t s)
+{
+	ck_assert_uint_eq(info->rgid, r);
+	ck_assert_uint_eq(info->egid, e);
+	ck_assert_uint_eq(info->sgid, s);
+	ck_assert_uint_eq(info->fsgid, e);
+}
