@@ -123,9 +123,9 @@ $(BUILD)/pidfdctl: $(TOOL_SRCS) $(BUILD)/libpidfd.a
 	$(CC) $(USER_CFLAGS) $(LDFLAGS) -o $@ $(TOOL_SRCS) $(BUILD)/libpidfd.a
 
 # Host unit tests: no module needed.
-$(BUILD)/host/check_%: tests/unit/check_%.c $(BUILD)/libpidfd.a
+$(BUILD)/host/check_%: tests/unit/check_%.c $(BUILD)/libpidfd.a $(TEST_LIB_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) -o $@ $< $(BUILD)/libpidfd.a $(CHECK_LIBS)
+	$(CC) $(USER_CFLAGS) -Itests/lib -o $@ $< $(TEST_LIB) $(BUILD)/libpidfd.a $(CHECK_LIBS)
 
 # Runs the built pidfdctl beside timeout(1) and kill(1).
 $(BUILD)/host/check_pidfdctl_compat: $(BUILD)/pidfdctl

@@ -10,7 +10,10 @@
 #define CHECK_GLUE_H
 
 #include <check.h>
+#include <errno.h>
 #include <stdlib.h>
+
+#include "pt_process.h"	/* pt_errname() */
 
 /* Generous per-tcase timeout: the guest runs under TCG, ~10x slower. */
 #define PT_TIMEOUT		60
@@ -38,6 +41,27 @@ static inline TCase *pt_add_test_list(TCase *tc, const TTest *const *tests)
 		tcase_add_test(tc, *tests);
 	return tc;
 }
+
+/* Asserts that @expr returned -1 with errno @err. */
+#define ck_assert_errno(expr, err) do { \
+	errno = 0; \
+	long __r = (long)(expr); \
+	int __e = errno; \
+	ck_assert_msg(__r == -1 && __e == (err), \
+		      "%s: expected -1/%s, got %ld/%s", #expr, \
+		      pt_errname(err), __r, \
+		      __r == -1 ? pt_errname(__e) : "-"); \
+} while (0)
+
+/* Asserts that @expr returned >= 0, reporting errno otherwise. */
+#define ck_assert_ok(expr) ({ \
+	errno = 0; \
+	long __r = (long)(expr); \
+	int __e = errno; \
+	ck_assert_msg(__r >= 0, "%s failed: %ld/%s", #expr, __r, \
+		      pt_errname(__e)); \
+	__r; \
+})
 
 /* The usual main(): runs @s in fork mode, exit status 0 if all passed. */
 static inline int pt_main(Suite *s)

@@ -49,25 +49,6 @@ static int count_open_fds(void)
 	return n - 1;	/* the directory's own fd */
 }
 
-static long elapsed_ms(const struct timespec *since)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (now.tv_sec - since->tv_sec) * 1000 +
-	       (now.tv_nsec - since->tv_nsec) / 1000000;
-}
-
-/*
- * libpidfd_getpid(@fd) fails with @err. A macro, so that Check names the
- * caller's line.
- */
-#define assert_getpid_fails(fd, err) do { \
-	errno = 0; \
-	ck_assert_int_eq(libpidfd_getpid(fd), -1); \
-	ck_assert_int_eq(errno, (err)); \
-} while (0)
-
 /* A child that sleeps until killed, and a kernel pidfd for it. */
 static pid_t spawn_sleeper(int *pidfd)
 {
@@ -115,15 +96,10 @@ START_TEST(not_loaded_is_enopkg)
 		return;
 	ck_assert_int_eq(libpidfd_set_backend(LIBPIDFD_BACKEND_MODULE), 0);
 	before = count_open_fds();
-	errno = 0;
-	ck_assert_int_eq(libpidfd_probe(), -1);
-	ck_assert_int_eq(errno, ENOPKG);
-	errno = 0;
-	ck_assert_int_eq(libpidfd_open(getpid(), 0), -1);
-	ck_assert_int_eq(errno, ENOPKG);
+	ck_assert_errno(libpidfd_probe(), ENOPKG);
+	ck_assert_errno(libpidfd_open(getpid(), 0), ENOPKG);
 	/* Asking again gives the same, and nothing is left open. */
-	ck_assert_int_eq(libpidfd_open(1, 0), -1);
-	ck_assert_int_eq(errno, ENOPKG);
+	ck_assert_errno(libpidfd_open(1, 0), ENOPKG);
 	ck_assert_int_eq(count_open_fds(), before);
 }
 END_TEST
@@ -152,7 +128,7 @@ START_TEST(getpid_of_kernel_pidfd)
 	kill(pid, SIGKILL);
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	/* Reaped: fdinfo says -1, glibc's rule says ESRCH. */
-	assert_getpid_fails(pidfd, ESRCH);
+	ck_assert_errno(libpidfd_getpid(pidfd), ESRCH);
 	close(pidfd);
 }
 END_TEST
@@ -161,27 +137,27 @@ START_TEST(getpid_rejects_non_pidfds)
 {
 	int fds[2], efd, closed;
 
-	assert_getpid_fails(-1, EBADF);
+	ck_assert_errno(libpidfd_getpid(-1), EBADF);
 
 	closed = dup(0);
 	close(closed);
-	assert_getpid_fails(closed, EBADF);
+	ck_assert_errno(libpidfd_getpid(closed), EBADF);
 
 	ck_assert_int_eq(pipe(fds), 0);
-	assert_getpid_fails(fds[0], EBADF);
+	ck_assert_errno(libpidfd_getpid(fds[0]), EBADF);
 	close(fds[0]);
 	close(fds[1]);
 
 	/* Another anon-inode file: its fdinfo is not a pidfd's. */
 	efd = eventfd(0, EFD_CLOEXEC);
 	ck_assert_int_ge(efd, 0);
-	assert_getpid_fails(efd, EBADF);
+	ck_assert_errno(libpidfd_getpid(efd), EBADF);
 	close(efd);
 
 	/* A /proc/<pid> directory is accepted by pidfd_send_signal(2), not here. */
 	efd = open("/proc/self", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	ck_assert_int_ge(efd, 0);
-	assert_getpid_fails(efd, EBADF);
+	ck_assert_errno(libpidfd_getpid(efd), EBADF);
 	close(efd);
 }
 END_TEST
@@ -230,26 +206,21 @@ END_TEST
 
 START_TEST(wait_exit_times_out_then_sees_exit)
 {
-	struct timespec start;
 	int pidfd, status;
 	pid_t pid = spawn_sleeper(&pidfd);
-	long ms;
+	int64_t start = pt_now_ms(), ms;
 
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	errno = 0;
-	ck_assert_int_eq(libpidfd_wait_exit(pidfd, 200), -1);
-	ck_assert_int_eq(errno, ETIMEDOUT);
-	ms = elapsed_ms(&start);
-	ck_assert_msg(ms >= 195 && ms < 1500, "waited %ld ms", ms);
+	ck_assert_errno(libpidfd_wait_exit(pidfd, 200), ETIMEDOUT);
+	ms = pt_now_ms() - start;
+	ck_assert_msg(ms >= 195 && ms < 1500, "waited %lld ms", (long long)ms);
 
 	/* Zero timeout: a non-blocking check. */
-	ck_assert_int_eq(libpidfd_wait_exit(pidfd, 0), -1);
-	ck_assert_int_eq(errno, ETIMEDOUT);
+	ck_assert_errno(libpidfd_wait_exit(pidfd, 0), ETIMEDOUT);
 
 	kill(pid, SIGKILL);
-	clock_gettime(CLOCK_MONOTONIC, &start);
+	start = pt_now_ms();
 	ck_assert_int_eq(libpidfd_wait_exit(pidfd, 5000), 0);
-	ck_assert_int_lt(elapsed_ms(&start), 2000);
+	ck_assert_int_lt(pt_now_ms() - start, 2000);
 	/* Exited but not reaped: still POLLIN. */
 	ck_assert_int_eq(libpidfd_wait_exit(pidfd, -1), 0);
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
@@ -267,18 +238,16 @@ static void on_alarm(int sig)
 START_TEST(wait_exit_restarts_after_signal)
 {
 	struct sigaction sa = { .sa_handler = on_alarm };
-	struct timespec start;
 	int pidfd, status;
 	pid_t pid = spawn_sleeper(&pidfd);
-	long ms;
+	int64_t start, ms;
 
 	sigaction(SIGALRM, &sa, NULL);
 	ualarm(100000, 0);
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	ck_assert_int_eq(libpidfd_wait_exit(pidfd, 400), -1);
-	ck_assert_int_eq(errno, ETIMEDOUT);
-	ms = elapsed_ms(&start);
-	ck_assert_msg(ms >= 395 && ms < 2000, "waited %ld ms", ms);
+	start = pt_now_ms();
+	ck_assert_errno(libpidfd_wait_exit(pidfd, 400), ETIMEDOUT);
+	ms = pt_now_ms() - start;
+	ck_assert_msg(ms >= 395 && ms < 2000, "waited %lld ms", (long long)ms);
 	kill(pid, SIGKILL);
 	waitpid(pid, &status, 0);
 	close(pidfd);
@@ -287,17 +256,13 @@ END_TEST
 
 START_TEST(wait_exit_bad_fd)
 {
-	errno = 0;
-	ck_assert_int_eq(libpidfd_wait_exit(-1, 0), -1);
 	/* poll() ignores negative fds: nothing happens, so it times out. */
-	ck_assert_int_eq(errno, ETIMEDOUT);
+	ck_assert_errno(libpidfd_wait_exit(-1, 0), ETIMEDOUT);
 	{
 		int fd = dup(0);
 
 		close(fd);
-		errno = 0;
-		ck_assert_int_eq(libpidfd_wait_exit(fd, 1000), -1);
-		ck_assert_int_eq(errno, EBADF);
+		ck_assert_errno(libpidfd_wait_exit(fd, 1000), EBADF);
 	}
 }
 END_TEST
@@ -363,9 +328,7 @@ START_TEST(get_info_sizes)
 	ck_assert_int_eq(libpidfd_get_info(pidfd, &big.info, sizeof(big)), 0);
 
 	/* Beyond what an ioctl number can carry. */
-	errno = 0;
-	ck_assert_int_eq(libpidfd_get_info(pidfd, &info, 1 << 14), -1);
-	ck_assert_int_eq(errno, E2BIG);
+	ck_assert_errno(libpidfd_get_info(pidfd, &info, 1 << 14), E2BIG);
 	close(pidfd);
 }
 END_TEST
@@ -389,9 +352,7 @@ START_TEST(exit_status_after_reap)
 	pid = spawn_exiter(7, &pidfd);
 	ck_assert_int_eq(libpidfd_wait_exit(pidfd, 5000), 0);
 	/* Exited, not reaped: no status yet. */
-	errno = 0;
-	ck_assert_int_eq(libpidfd_exit_status(pidfd, &got), -1);
-	ck_assert_int_eq(errno, EAGAIN);
+	ck_assert_errno(libpidfd_exit_status(pidfd, &got), EAGAIN);
 	ck_assert_int_eq(got, -1);
 
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
@@ -402,8 +363,7 @@ START_TEST(exit_status_after_reap)
 	close(pidfd);
 
 	pid = spawn_sleeper(&pidfd);
-	ck_assert_int_eq(libpidfd_exit_status(pidfd, &got), -1);
-	ck_assert_int_eq(errno, EAGAIN);
+	ck_assert_errno(libpidfd_exit_status(pidfd, &got), EAGAIN);
 	kill(pid, SIGUSR2);
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert_int_eq(libpidfd_exit_status(pidfd, &got), 0);
@@ -418,12 +378,8 @@ START_TEST(open_unknown_flags_einval)
 {
 	static const unsigned int bad[] = { 1, 0x10000, 1u << 31 };
 
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		errno = 0;
-		ck_assert_int_eq(libpidfd_open(getpid(), bad[i]), -1);
-		ck_assert_msg(errno == EINVAL, "flags %#x: %s", bad[i],
-			      strerror(errno));
-	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_errno(libpidfd_open(getpid(), bad[i]), EINVAL);
 }
 END_TEST
 
@@ -461,38 +417,25 @@ START_TEST(bad_fds_pass_errno_through)
 	struct pidfd_info info = { 0 };
 	int status;
 
-	errno = 0;
-	ck_assert_int_eq(libpidfd_get_info(-1, &info, sizeof(info)), -1);
-	ck_assert_int_eq(errno, EBADF);
-	ck_assert_int_eq(libpidfd_exit_status(-1, &status), -1);
-	ck_assert_int_eq(errno, EBADF);
-	ck_assert_int_eq(libpidfd_send_signal(-1, SIGTERM, NULL, 0), -1);
-	ck_assert_int_eq(errno, EBADF);
-	ck_assert_int_eq(libpidfd_get_procfd(-1, AT_FDCWD), -1);
-	ck_assert_int_eq(errno, EBADF);
-	ck_assert_int_eq(libpidfd_open_procdir(-1), -1);
-	ck_assert_int_eq(errno, EBADF);
+	ck_assert_errno(libpidfd_get_info(-1, &info, sizeof(info)), EBADF);
+	ck_assert_errno(libpidfd_exit_status(-1, &status), EBADF);
+	ck_assert_errno(libpidfd_send_signal(-1, SIGTERM, NULL, 0), EBADF);
+	ck_assert_errno(libpidfd_get_procfd(-1, AT_FDCWD), EBADF);
+	ck_assert_errno(libpidfd_open_procdir(-1), EBADF);
 	/* Not a pidfd at all: the ioctl is unknown to it. */
 	{
 		int fds[2];
 
 		ck_assert_int_eq(pipe(fds), 0);
-		errno = 0;
-		ck_assert_int_eq(libpidfd_send_signal(fds[0], SIGTERM, NULL, 0), -1);
-		ck_assert_int_eq(errno, EBADF);
-		ck_assert_int_eq(libpidfd_get_procfd(fds[0], AT_FDCWD), -1);
-		ck_assert_int_eq(errno, EBADF);
+		ck_assert_errno(libpidfd_send_signal(fds[0], SIGTERM, NULL, 0), EBADF);
+		ck_assert_errno(libpidfd_get_procfd(fds[0], AT_FDCWD), EBADF);
 		close(fds[0]);
 		close(fds[1]);
 	}
 	/* A negative signal: as the kernel, the fd is checked first. */
-	errno = 0;
-	ck_assert_int_eq(libpidfd_send_signal(0, -1, NULL, 0), -1);
-	ck_assert_int_eq(errno, EBADF);
-	errno = 0;
-	ck_assert_int_eq(libpidfd_send_signal(PIDFD_SELF_THREAD_GROUP, -1,
-					      NULL, 0), -1);
-	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_errno(libpidfd_send_signal(0, -1, NULL, 0), EBADF);
+	ck_assert_errno(libpidfd_send_signal(PIDFD_SELF_THREAD_GROUP, -1,
+					      NULL, 0), EINVAL);
 }
 END_TEST
 

@@ -111,8 +111,8 @@ START_TEST(help_and_version)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		ck_assert_int_eq(parse(cases[i].argv, &a), 0);
 		ck_assert_int_eq(a.command, cases[i].command);
+		pidfdctl_args_free(&a);
 	}
-	pidfdctl_args_free(&a);
 }
 END_TEST
 

@@ -127,27 +127,6 @@ void pt_exec_child_exec(struct pt_exec_child *c, int delay_ms);
 /* Kills and reaps the process, closes the pipes. */
 void pt_exec_child_end(struct pt_exec_child *c);
 
-/* Asserts that @expr returned -1 with errno @err. */
-#define ck_assert_errno(expr, err) do { \
-	errno = 0; \
-	long __r = (long)(expr); \
-	int __e = errno; \
-	ck_assert_msg(__r == -1 && __e == (err), \
-		      "%s: expected -1/%s, got %ld/%s", #expr, \
-		      pt_errname(err), __r, \
-		      __r == -1 ? pt_errname(__e) : "-"); \
-} while (0)
-
-/* Asserts that @expr returned >= 0, reporting errno otherwise. */
-#define ck_assert_ok(expr) ({ \
-	errno = 0; \
-	long __r = (long)(expr); \
-	int __e = errno; \
-	ck_assert_msg(__r >= 0, "%s failed: %ld/%s", #expr, __r, \
-		      pt_errname(__e)); \
-	__r; \
-})
-
 /*
  * Asserts @info's real, effective and saved uids, and its fsuid as the
  * effective one (as setresuid() leaves it); the same for its gids.
