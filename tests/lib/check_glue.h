@@ -11,7 +11,11 @@
 
 #include <check.h>
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "pt_process.h"	/* pt_errname() */
 
@@ -62,6 +66,55 @@ static inline TCase *pt_add_test_list(TCase *tc, const TTest *const *tests)
 		      pt_errname(__e)); \
 	__r; \
 })
+
+/*
+ * A test that cannot run here says so: one line "SKIP <test>: <reason>" on
+ * stdout, which vm/run counts and vm/check shows per kernel (a silent
+ * return would count as a pass). One write(2), so that lines of tests
+ * running at once never interleave.
+ */
+static inline void __attribute__((format(printf, 2, 3)))
+pt_skip_line(const char *test, const char *fmt, ...)
+{
+	char line[512];
+	size_t len = strlen(test);
+	int n;
+	va_list ap;
+
+	/* START_TEST(name) defines name_fn(): report the test's own name. */
+	if (len > 3 && !strcmp(test + len - 3, "_fn"))
+		len -= 3;
+	n = snprintf(line, sizeof(line), "SKIP %.*s: ", (int)len, test);
+	va_start(ap, fmt);
+	n += vsnprintf(line + n, sizeof(line) - n - 1, fmt, ap);
+	va_end(ap);
+	if (n > (int)sizeof(line) - 2)
+		n = sizeof(line) - 2;
+	line[n++] = '\n';
+	fflush(stdout);
+	if (write(STDOUT_FILENO, line, n) != n)
+		ck_abort_msg("cannot report the skip: %m");
+}
+
+/* Skips the running test (a return from it) with a reason. */
+#define PT_SKIP(...) do { \
+	pt_skip_line(__func__, __VA_ARGS__); \
+	return; \
+} while (0)
+
+/*
+ * Skips the test for want of @what when @cond, the test's own
+ * precondition, does not hold. If the run-time probe @has (the one the
+ * library uses, never a version number) says this kernel has @what, the
+ * test fails instead: that skip would hide a test that can run here.
+ */
+#define PT_SKIP_UNLESS(cond, has, what) do { \
+	if (!(cond)) { \
+		ck_assert_msg(!(has), "%s: skipped, but this kernel has it", \
+			      (what)); \
+		PT_SKIP("this kernel has no %s", (what)); \
+	} \
+} while (0)
 
 /* The usual main(): runs @s in fork mode, exit status 0 if all passed. */
 static inline int pt_main(Suite *s)
