@@ -15,6 +15,11 @@
 # qemu-system-aarch64.
 
 VERSION := $(shell cat VERSION)
+# Debian installs administrators' tools (apparmor_parser, depmod, chroot,
+# debootstrap) in /usr/sbin and /sbin, which a user's default PATH lacks:
+# look there too, after everything the caller put first.
+SBIN_MISSING := $(filter-out $(subst :, ,$(PATH)),/usr/sbin /sbin)
+export PATH := $(PATH)$(subst $() ,,$(addprefix :,$(SBIN_MISSING)))
 # Kernel series for the VM runs, each SERIES or SERIES:SET (vm/check: all,
 # smoke or native suites).
 KERNELS ?= 6.1
@@ -199,7 +204,7 @@ $(BUILD)/debug/check_%: tests/debug/check_%.c $(GUEST_HELPERS) $(wildcard tests/
 # Programs of the harness self-test: never part of the real suites.
 $(BUILD)/harness/check_%: tests/harness/check_%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(GUEST_CFLAGS) -o $@ $< $(CHECK_LIBS)
+	$(CC) $(GUEST_CFLAGS) -Itests/lib -o $@ $< $(CHECK_LIBS)
 
 # The debug kernel is an x86 build, and the DKMS, package and harness tests
 # use amd64 chroots and programs: amd64 only.
@@ -263,7 +268,8 @@ lint:
 		debian/tests/library-and-tool
 	tools/checkpatch
 
-demo: guest
+# Only what the demo runs: the demo program and pidfdctl.
+demo: $(GUEST_PROGS)
 	@test -f examples/demo.c || { echo "make demo: examples/demo.c does not exist yet" >&2; exit 1; }
 	vm/demo $(FIRST_KERNEL)
 

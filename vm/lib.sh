@@ -6,6 +6,14 @@ CACHE=${PIDFD_DKMS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pidfd-dkms}
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${PIDFD_BUILD_DIR:-$TOP/build}
 
+# Debian keeps administrators' tools (depmod, chroot, debootstrap,
+# apparmor_parser) in /usr/sbin and /sbin, which a user's default PATH
+# lacks: look there too, after everything the caller put first.
+for d in /usr/sbin /sbin; do
+	case ":$PATH:" in *":$d:"*) ;; *) PATH=$PATH:$d ;; esac
+done
+export PATH
+
 log() { printf '%s: %s\n' "$(basename "$0")" "$*" >&2; }
 die() {
 	log "error: $*"
