@@ -45,8 +45,11 @@ ifeq ($(filter amd64 arm64,$(PIDFD_ARCH)),)
 $(error ARCH (PIDFD_ARCH) must be amd64 (x86_64) or arm64 (aarch64), not '$(PIDFD_ARCH)')
 endif
 export PIDFD_ARCH
-WARN := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wstrict-prototypes \
-	-Wmissing-prototypes -Wno-missing-field-initializers
+# Warnings fail our own builds (PIDFD_WERROR=y: CI, and every test
+# program), never a user's, whose compiler may warn of what ours does not.
+WARN := -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes \
+	-Wmissing-prototypes -Wno-missing-field-initializers \
+	$(if $(filter y,$(PIDFD_WERROR)),-Werror)
 USER_CFLAGS := -std=gnu11 -O2 -g $(WARN) -D_GNU_SOURCE -fPIC \
 	-Iuapi -Iuserspace/include -DPIDFD_DKMS_VERSION='"$(VERSION)"' \
 	$(CPPFLAGS) $(CFLAGS)
@@ -111,7 +114,7 @@ endif
 
 .PHONY: module-skipped
 module-skipped:
-	@echo "note: the module is not built ($(NO_HEADERS)); libpidfd and pidfdctl are" >&2
+	@echo "note: the module is not built ($(NO_HEADERS)); libpidfd and pidfdctl are built without it" >&2
 
 userspace: $(BUILD)/libpidfd.a $(BUILD)/pidfdctl
 include userspace/userspace.mk
@@ -130,13 +133,13 @@ $(BUILD)/pidfdctl: $(TOOL_SRCS) $(BUILD)/libpidfd.a
 # Host unit tests: no module needed.
 $(BUILD)/host/check_%: tests/unit/check_%.c $(BUILD)/libpidfd.a $(TEST_LIB_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) -Itests/lib -o $@ $< $(TEST_LIB) $(BUILD)/libpidfd.a $(CHECK_LIBS)
+	$(CC) $(USER_CFLAGS) -Werror -Itests/lib -o $@ $< $(TEST_LIB) $(BUILD)/libpidfd.a $(CHECK_LIBS)
 
 # Runs the built pidfdctl beside timeout(1) and kill(1).
 $(BUILD)/host/check_pidfdctl_compat: $(BUILD)/pidfdctl
 
 # Guest programs are static: the initramfs has no libc.
-GUEST_CFLAGS := $(USER_CFLAGS) -Itests/guest/lib -static $(GUEST_LIB_FLAGS)
+GUEST_CFLAGS := $(USER_CFLAGS) -Werror -Itests/guest/lib -static $(GUEST_LIB_FLAGS)
 $(GUEST)/check_%: tests/guest/check_%.c $(GUEST_HELPERS) $(wildcard tests/guest/lib/*.h tests/lib/*.h) $(LIB_SRCS) | $(GUEST_PACKAGES)
 	@mkdir -p $(dir $@)
 	$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $< $(GUEST_HELPERS) $(LIB_SRCS) $(CHECK_LIBS)
@@ -168,17 +171,17 @@ check-bench: $(GUEST)/bench_pidfd
 # here, so this suite has its own small runner.
 $(GUEST)/check_compat32: tests/compat32/check_compat32.c $(TEST_LIB_DEPS)
 	@mkdir -p $(dir $@)
-	$(COMPAT32_CC) -static -std=gnu11 -O2 $(WARN) -D_GNU_SOURCE -Iuapi -Itests/lib -o $@ $< $(TEST_LIB) -pthread
+	$(COMPAT32_CC) -static -std=gnu11 -O2 $(WARN) -Werror -D_GNU_SOURCE -Iuapi -Itests/lib -o $@ $< $(TEST_LIB) -pthread
 
 # The ioctl fuzzer, 64-bit and through compat_ioctl: its own runner (no
 # Check for 32 bits here), one source.
 $(GUEST)/check_fuzz: tests/fuzz/fuzz.c tests/guest/lib/pt_rand.h $(TEST_LIB_DEPS)
 	@mkdir -p $(dir $@)
-	$(GUEST_CC) -static -std=gnu11 -O2 -g $(WARN) -D_GNU_SOURCE -Iuapi -Itests/lib -Itests/guest/lib -o $@ $< $(TEST_LIB) -pthread
+	$(GUEST_CC) -static -std=gnu11 -O2 -g $(WARN) -Werror -D_GNU_SOURCE -Iuapi -Itests/lib -Itests/guest/lib -o $@ $< $(TEST_LIB) -pthread
 
 $(GUEST)/check_fuzz32: tests/fuzz/fuzz.c tests/guest/lib/pt_rand.h $(TEST_LIB_DEPS)
 	@mkdir -p $(dir $@)
-	$(COMPAT32_CC) -static -std=gnu11 -O2 $(WARN) -D_GNU_SOURCE -Iuapi -Itests/lib -Itests/guest/lib -o $@ $< $(TEST_LIB) -pthread
+	$(COMPAT32_CC) -static -std=gnu11 -O2 $(WARN) -Werror -D_GNU_SOURCE -Iuapi -Itests/lib -Itests/guest/lib -o $@ $< $(TEST_LIB) -pthread
 
 $(GUEST)/pidfd-demo: examples/demo.c $(LIB_SRCS)
 	@mkdir -p $(dir $@)

@@ -40,7 +40,7 @@ $(BUILD)/host/pidfdctl/%.o: userspace/pidfdctl/%.c $(wildcard userspace/pidfdctl
 
 $(BUILD)/host/check_pidfdctl_args: tests/unit/check_pidfdctl_args.c $(TOOL_OBJS_NOMAIN) $(BUILD)/libpidfd.a $(BUILD)/pidfdctl
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) -Iuserspace/pidfdctl \
+	$(CC) $(USER_CFLAGS) -Werror -Iuserspace/pidfdctl \
 		-DPIDFDCTL_BINARY='"$(CURDIR)/$(BUILD)/pidfdctl"' -o $@ $< \
 		$(TOOL_OBJS_NOMAIN) $(BUILD)/libpidfd.a $(CHECK_LIBS)
 
