@@ -84,6 +84,9 @@ pt_skip_line(const char *test, const char *fmt, ...)
 	/* START_TEST(name) defines name_fn(): report the test's own name. */
 	if (len > 3 && !strcmp(test + len - 3, "_fn"))
 		len -= 3;
+	/* A name that long would leave no room: keep the line's shape. */
+	if (len > 128)
+		len = 128;
 	n = snprintf(line, sizeof(line), "SKIP %.*s: ", (int)len, test);
 	va_start(ap, fmt);
 	n += vsnprintf(line + n, sizeof(line) - n - 1, fmt, ap);
