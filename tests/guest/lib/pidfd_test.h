@@ -4,7 +4,8 @@
  *
  * The layers below it, in tests/lib, need no Check: pt_ioctl.h (the
  * module's ioctls, raw), pt_process.h (processes, threads, time) and
- * pt_files.h (/proc, sysfs). check_glue.h is the Check glue. This header
+ * pt_files.h (/proc, sysfs), pt_kernel.h (what the running kernel has,
+ * probed). check_glue.h is the Check glue. This header
  * adds what asserts through Check or knows the running kernel.
  *
  * Processes forked by a test must never return into Check: they end with
@@ -43,6 +44,7 @@
 #include "../../lib/check_glue.h"
 #include "../../lib/pt_files.h"
 #include "../../lib/pt_ioctl.h"
+#include "../../lib/pt_kernel.h"
 #include "../../lib/pt_process.h"
 #include "pt_rand.h"
 
