@@ -17,7 +17,7 @@
 
 int lt_mount_securityfs(void)
 {
-	if (access(SECURITYFS "/lsm", R_OK) == 0)
+	if (access(LT_LSM_LIST, R_OK) == 0)
 		return 0;
 	return mount("securityfs", SECURITYFS, "securityfs", 0, NULL);
 }
@@ -52,13 +52,21 @@ bool lt_lsm_active(const char *name)
 	char list[512], *tok, *save;
 
 	if (lt_mount_securityfs() < 0 ||
-	    pt_read_text(SECURITYFS "/lsm", list, sizeof(list)) < 0)
+	    pt_read_text(LT_LSM_LIST, list, sizeof(list)) < 0)
 		return false;
 	for (tok = strtok_r(list, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save))
 		if (!strcmp(tok, name))
 			return true;
 	return false;
+}
+
+bool lt_apparmor_enabled(void)
+{
+	char val[8];
+
+	return pt_read_text("/sys/module/apparmor/parameters/enabled", val,
+			    sizeof(val)) == 0 && val[0] == 'Y';
 }
 
 int lt_apparmor_load(const char *path)

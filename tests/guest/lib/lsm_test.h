@@ -16,8 +16,17 @@
 
 /* Mounts securityfs on /sys/kernel/security unless it is. 0 or -1. */
 int lt_mount_securityfs(void);
+/* The kernel's list of active LSMs, as securityfs shows it. */
+#define LT_LSM_LIST	"/sys/kernel/security/lsm"
+
 /* Is @name in the kernel's list of active LSMs? */
 bool lt_lsm_active(const char *name);
+/*
+ * Does AppArmor itself say it is enabled (built in, and chosen at boot:
+ * /sys/module/apparmor/parameters/enabled)? A probe apart from the LSM
+ * list, for PT_SKIP_UNLESS().
+ */
+bool lt_apparmor_enabled(void);
 /* Loads (or replaces) the binary AppArmor policy in @path. 0 or -1. */
 int lt_apparmor_load(const char *path);
 /* Moves the calling thread into AppArmor profile @name at once. 0 or -1. */
