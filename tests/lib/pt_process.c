@@ -143,6 +143,15 @@ int pt_drop_privs(uid_t uid, gid_t gid)
 	return setresuid(uid, uid, uid);
 }
 
+bool pt_has_cap(int cap)
+{
+	char buf[64];
+
+	if (pt_read_field("/proc/self/status", "CapEff:", buf, sizeof(buf)) < 0)
+		return false;
+	return (strtoull(buf, NULL, 16) >> cap) & 1;
+}
+
 bool pt_alive(pid_t pid)
 {
 	char path[64], buf[512], *p;

@@ -52,6 +52,8 @@ int pt_wait_zombie(pid_t pid);
 void pt_kill_reap(pid_t pid);
 /* setgroups(0), setresgid(gid), setresuid(uid). 0 or -1. */
 int pt_drop_privs(uid_t uid, gid_t gid);
+/* Is capability @cap (CAP_SYS_ADMIN...) in our effective set? */
+bool pt_has_cap(int cap);
 /* Does @pid exist and is it not a zombie? (/proc/<pid>/stat state) */
 bool pt_alive(pid_t pid);
 /* Is our child @pid still running (not exited)? Works in any pid ns. */
