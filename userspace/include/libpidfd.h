@@ -63,9 +63,9 @@ int libpidfd_probe(void);
 /*
  * pidfd_open(2): a close-on-exec pidfd for process (or thread) @pid of the
  * caller's pid namespace. @flags: 0, PIDFD_NONBLOCK, PIDFD_THREAD. Auto
- * makes the kernel's pidfd where pidfd_open(2) takes @flags and its
- * pidfds keep the exit status (PIDFD_INFO_EXIT, 6.15); elsewhere the
- * module's if it is loaded, else the kernel's.
+ * makes the kernel's pidfd where pidfd_open(2) takes @flags and the kernel
+ * says its pidfds keep the exit status (PIDFD_INFO_EXIT in its supported
+ * mask, 7.x); elsewhere the module's if it is loaded, else the kernel's.
  */
 int libpidfd_open(pid_t pid, unsigned int flags);
 
@@ -118,7 +118,9 @@ int libpidfd_peer_open(int sockfd, unsigned int flags);
  * (PIDFD_INFO_EXIT, PIDFD_INFO_SUPPORTED_MASK; the rest always comes);
  * on return info->mask says what was filled in. @size is sizeof(*info):
  * any size from PIDFD_INFO_SIZE_VER0 (64) works, so a struct pidfd_info
- * from an older <linux/pidfd.h> is safe to pass.
+ * from an older <linux/pidfd.h> is safe to pass. One ioctl on either kind
+ * of pidfd (the same command): the kernel's or the module's errno, ENOTTY
+ * for a file that is not a pidfd.
  */
 int libpidfd_get_info(int pidfd, struct pidfd_info *info, size_t size);
 
@@ -136,8 +138,9 @@ int libpidfd_get_namespace(int pidfd, unsigned int cmd);
  * Wait until the process (or, for a PIDFD_THREAD pidfd, the thread) has
  * exited, by poll(2) on the pidfd. @timeout_ms < 0 waits for ever.
  * Returns 0 once it has exited, -1 with errno ETIMEDOUT if it has not by
- * then. Interrupted polls are restarted with the time left; to be woken by
- * signals, poll the pidfd yourself.
+ * then; EBADF if @pidfd is not a pidfd (a negative number is ignored by
+ * poll(2), and times out). Interrupted polls are restarted with the time
+ * left; to be woken by signals, poll the pidfd yourself.
  */
 int libpidfd_wait_exit(int pidfd, int timeout_ms);
 

@@ -2,14 +2,19 @@
 /*
  * Which backend serves a call: the chosen one (LIBPIDFD_BACKEND or
  * libpidfd_set_backend()), what the running kernel can do natively
- * (probed once per process on the caller's own pidfd, and for the exit
- * status on a child that exits at once; never guessed from the version
- * number), and which kind of pidfd a given fd is.
+ * (probed once per process on the caller's own pidfd, never guessed from
+ * the version number), and which kind of pidfd a given fd is.
+ *
+ * No call of the library's makes a process to find out what the kernel
+ * can do: whether a kernel without PIDFD_INFO_SUPPORTED_MASK (6.13 to
+ * 6.18) keeps the exit status (6.15) is asked of a child only by
+ * libpidfd_priv_native(), which pidfdctl doctor calls to report it.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,6 +99,37 @@ int libpidfd_priv_sys_send_signal(int pidfd, int sig, const siginfo_t *info,
 
 static struct libpidfd_native native;
 static pthread_once_t native_once = PTHREAD_ONCE_INIT;
+static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
+
+/*
+ * clone(CLONE_PIDFD) with no exit signal and no new stack, the pidfd
+ * written to *@pidfd: clone3(2) where it is there (every kernel with
+ * PIDFD_GET_INFO has it), else clone(2) in the argument order of the
+ * architecture (CONFIG_CLONE_BACKWARDS2: s390 takes the stack first).
+ */
+static long clone_pidfd(int *pidfd)
+{
+	/* struct clone_args as of 5.3 (CLONE_ARGS_SIZE_VER0). */
+	struct {
+		__u64 flags, pidfd, child_tid, parent_tid, exit_signal;
+		__u64 stack, stack_size, tls;
+	} args;
+	long pid;
+
+	memset(&args, 0, sizeof(args));
+	args.flags = CLONE_PIDFD;
+	args.pidfd = (__u64)(uintptr_t)pidfd;
+#ifdef SYS_clone3
+	pid = syscall(SYS_clone3, &args, sizeof(args));
+	if (pid >= 0 || errno != ENOSYS)
+		return pid;
+#endif
+#if defined(__s390__) || defined(__CRIS__)
+	return syscall(SYS_clone, NULL, CLONE_PIDFD, pidfd, NULL, NULL);
+#else
+	return syscall(SYS_clone, CLONE_PIDFD, NULL, pidfd, NULL, NULL);
+#endif
+}
 
 /*
  * Does the kernel keep a pidfd's exit status after the reap
@@ -111,7 +147,7 @@ static bool probe_info_exit(void)
 	siginfo_t si;
 	long pid;
 
-	pid = syscall(SYS_clone, CLONE_PIDFD, NULL, &pidfd, NULL, NULL);
+	pid = clone_pidfd(&pidfd);
 	if (pid == 0)
 		syscall(SYS_exit, 0);
 	if (pid < 0)
@@ -148,8 +184,14 @@ static void probe_info(int self)
 	if (info.mask & PIDFD_INFO_SUPPORTED_MASK)
 		native.info_mask |= info.supported_mask |
 				    PIDFD_INFO_SUPPORTED_MASK;
-	if (!(native.info_mask & PIDFD_INFO_EXIT) && probe_info_exit())
-		native.info_mask |= PIDFD_INFO_EXIT;
+}
+
+static void probe_exit(void)
+{
+	if (native.info && !(native.info_mask & PIDFD_INFO_EXIT) &&
+	    probe_info_exit())
+		__atomic_or_fetch(&native.info_mask, PIDFD_INFO_EXIT,
+				  __ATOMIC_RELAXED);
 }
 
 static void probe_native(void)
@@ -184,11 +226,21 @@ static void probe_native(void)
 	close(self);
 }
 
-const struct libpidfd_native *libpidfd_priv_native(void)
+const struct libpidfd_native *libpidfd_priv_kernel(void)
 {
 	int saved = errno;
 
 	pthread_once(&native_once, probe_native);
+	errno = saved;
+	return &native;
+}
+
+const struct libpidfd_native *libpidfd_priv_native(void)
+{
+	int saved = errno;
+
+	libpidfd_priv_kernel();
+	pthread_once(&exit_once, probe_exit);
 	errno = saved;
 	return &native;
 }
@@ -199,11 +251,11 @@ const struct libpidfd_native *libpidfd_priv_native(void)
  * WNOHANG and WNOWAIT it neither blocks nor reaps. 1, 0, or -1 when it
  * cannot tell (no P_PIDFD, or a seccomp filter's refusal).
  */
-static int kernel_pidfd(int fd)
+int libpidfd_priv_kernel_pidfd(int fd)
 {
 	siginfo_t info;
 
-	if (!libpidfd_priv_native()->waitid)
+	if (!libpidfd_priv_kernel()->waitid)
 		return -1;
 	memset(&info, 0, sizeof(info));
 	if (waitid(P_PIDFD, (id_t)fd, &info,
@@ -261,7 +313,7 @@ int libpidfd_pidfd_backend(int pidfd)
 		errno = EBADF;
 		return -1;
 	}
-	kernel = kernel_pidfd(pidfd);
+	kernel = libpidfd_priv_kernel_pidfd(pidfd);
 	if (kernel == 1)
 		return LIBPIDFD_BACKEND_NATIVE;
 	module = module_pidfd(pidfd);

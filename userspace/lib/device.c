@@ -9,10 +9,14 @@
  * ioctl). The fd is O_CLOEXEC, so exec() drops it.
  *
  * A program may close the fd behind our back (daemons close every fd
- * after fork) and the number may then be reused by another file. So every
- * use checks, with one fstat(), that the number still refers to the
- * device we opened, and opens it again if not. The old number is then
- * not ours any more and is left alone.
+ * after fork) and the number may then be reused by another file. A call
+ * goes straight to the ioctl, which is all it costs; only when that fails
+ * does one fstat() check that the number still refers to the device we
+ * opened, and if not the device is opened again and the ioctl repeated.
+ * The old number is then not ours any more and is left alone. (Another
+ * file at that number would be sent one of /dev/pidfd's ioctls first:
+ * their numbers, magic 0xB6 with a size, belong to no other driver, which
+ * refuses them with ENOTTY.)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -89,9 +93,28 @@ int libpidfd_priv_control_fd(void)
 
 int libpidfd_priv_control_ioctl(unsigned long cmd, unsigned long arg)
 {
-	int ctl = libpidfd_priv_control_fd();
+	int cached = __atomic_load_n(&control_fd, __ATOMIC_ACQUIRE);
+	int ctl, ret, err;
 
+	if (cached >= 0) {
+		ret = ioctl(cached, cmd, arg);
+		if (ret >= 0)
+			return ret;
+		err = errno;
+		if (still_ours(cached)) {
+			errno = err;
+			return -1;
+		}
+	}
+	ctl = libpidfd_priv_control_fd();
 	return ctl < 0 ? -1 : ioctl(ctl, cmd, arg);
+}
+
+bool libpidfd_priv_module_known(void)
+{
+	if (__atomic_load_n(&control_fd, __ATOMIC_ACQUIRE) >= 0)
+		return true;
+	return libpidfd_priv_control_fd() >= 0;
 }
 
 int libpidfd_priv_module_open(pid_t pid, unsigned int flags)

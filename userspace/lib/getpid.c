@@ -46,7 +46,7 @@ pid_t libpidfd_getpid(int pidfd)
 	if (libpidfd_priv_fdinfo_pid(pidfd, &nr) < 0) {
 		/* No /proc, or not dumpable (5.10 reads fdinfo as ptrace). */
 		if ((errno == ENOENT || errno == EACCES) &&
-		    libpidfd_priv_native()->info)
+		    libpidfd_priv_kernel()->info)
 			return pid_from_info(pidfd);
 		if (errno == ENOENT && fcntl(pidfd, F_GETFD) < 0)
 			errno = EBADF;	/* closed meanwhile */

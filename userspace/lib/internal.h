@@ -33,6 +33,11 @@ LIBPIDFD_PRIVATE int libpidfd_priv_control_fd(void);
 /* An ioctl of /dev/pidfd's on the control fd: its result, or -1/errno. */
 LIBPIDFD_PRIVATE int libpidfd_priv_control_ioctl(unsigned long cmd,
 						 unsigned long arg);
+/*
+ * Whether the module is there: a control fd opened before (no system
+ * call), else libpidfd_probe().
+ */
+LIBPIDFD_PRIVATE bool libpidfd_priv_module_known(void);
 /* PIDFD_DEV_OPEN on the control fd. */
 LIBPIDFD_PRIVATE int libpidfd_priv_module_open(pid_t pid, unsigned int flags);
 
@@ -50,7 +55,23 @@ struct libpidfd_native {
 	__u64 info_mask;	/* PIDFD_INFO_* its GET_INFO can report */
 };
 
+/*
+ * What the library's calls go by: probed once per process on its own
+ * pidfd, without a child; info_mask has PIDFD_INFO_EXIT only where the
+ * kernel says it supports it (6.19).
+ */
+LIBPIDFD_PRIVATE const struct libpidfd_native *libpidfd_priv_kernel(void);
+/*
+ * The same, whole: on 6.13 to 6.18 whether the kernel keeps the exit
+ * status is asked of a child that exits at once (for pidfdctl doctor).
+ */
 LIBPIDFD_PRIVATE const struct libpidfd_native *libpidfd_priv_native(void);
+
+/*
+ * Is @fd one of the kernel's pidfds (waitid(P_PIDFD, WNOHANG | WNOWAIT))?
+ * 1, 0, or -1 when the kernel cannot tell.
+ */
+LIBPIDFD_PRIVATE int libpidfd_priv_kernel_pidfd(int fd);
 
 /* LIBPIDFD_BACKEND_* for "auto", "native", "module"; -1 otherwise. */
 LIBPIDFD_PRIVATE int libpidfd_priv_backend_named(const char *name);

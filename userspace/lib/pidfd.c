@@ -10,7 +10,6 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -20,13 +19,16 @@
 /*
  * Which kind of pidfd libpidfd_open(@flags) makes. Auto takes the
  * kernel's where its pidfd_open(2) takes the flags and its pidfds keep
- * the exit status (PIDFD_INFO_EXIT), and the module's otherwise when the
- * module is loaded: a pidfd can be converted to the kernel's kind later,
- * for a system call, but a record of the exit cannot be made after it.
+ * the exit status (PIDFD_INFO_EXIT, as the kernel's supported mask says:
+ * 7.2), and the module's otherwise when the module is loaded: a pidfd can
+ * be converted to the kernel's kind later, for a system call, but a record
+ * of the exit cannot be made after it. A kernel that does not say what it
+ * supports (before 6.19) is not asked with a child: the module's pidfds
+ * keep the exit on every kernel.
  */
 int libpidfd_priv_open_kind(unsigned int flags)
 {
-	const struct libpidfd_native *native = libpidfd_priv_native();
+	const struct libpidfd_native *native = libpidfd_priv_kernel();
 	int backend = libpidfd_get_backend();
 
 	if (backend < 0 || backend != LIBPIDFD_BACKEND_AUTO)
@@ -35,7 +37,8 @@ int libpidfd_priv_open_kind(unsigned int flags)
 	if (!native->open || (flags & PIDFD_AUTOKILL) ||
 	    ((flags & PIDFD_THREAD) && !native->thread))
 		return LIBPIDFD_BACKEND_MODULE;
-	if (!(native->info_mask & PIDFD_INFO_EXIT) && libpidfd_probe() == 0)
+	if (!(native->info_mask & PIDFD_INFO_EXIT) &&
+	    libpidfd_priv_module_known())
 		return LIBPIDFD_BACKEND_MODULE;
 	return LIBPIDFD_BACKEND_NATIVE;
 }
@@ -56,6 +59,29 @@ int libpidfd_open(pid_t pid, unsigned int flags)
 	default:
 		return -1;
 	}
+}
+
+/*
+ * The steady state of a call on a pidfd is the one system call it stands
+ * for, made on the caller's fd as it is: the kernel refuses a module
+ * pidfd (EBADF from its pidfd calls) and the module's ioctls refuse a
+ * kernel pidfd (ENOTTY), so the call is tried on the route that the
+ * arguments suit and, refused, on the other. What neither answers, and
+ * what one side cannot do (a kernel pidfd on a kernel without the call, a
+ * sentinel, the module backend), takes the slow path: the fd classified
+ * and, where needed, converted (libpidfd_priv_take()).
+ */
+
+/*
+ * After the slow path could not take @pidfd (EBADF: no pidfd of either
+ * kind): an ioctl's errno is the kernel's for the fd, ENOTTY for an open
+ * file that is not a pidfd.
+ */
+static int ioctl_refused(int pidfd)
+{
+	if (errno == EBADF && pidfd >= 0 && fcntl(pidfd, F_GETFD) >= 0)
+		errno = ENOTTY;
+	return -1;
 }
 
 static int module_from_procdir(int dirfd, unsigned int flags)
@@ -107,26 +133,26 @@ int libpidfd_from_procdir(int dirfd, unsigned int flags)
 #define SIGNAL_SCOPES (PIDFD_SIGNAL_THREAD | PIDFD_SIGNAL_THREAD_GROUP | \
 		       PIDFD_SIGNAL_PROCESS_GROUP)
 
-int libpidfd_send_signal(int pidfd, int sig, const siginfo_t *info,
-			 unsigned int flags)
+static int module_send_signal(int pidfd, int sig, const siginfo_t *info,
+			      unsigned int flags)
 {
-	const struct libpidfd_native *native = libpidfd_priv_native();
 	struct pidfd_signal_args args = {
 		.sig = (__u32)sig,
 		.flags = flags,
 		.info = (__u64)(uintptr_t)info,
 	};
+
+	return ioctl(pidfd, PIDFD_DEV_SEND_SIGNAL, &args);
+}
+
+/* Classified, converted where the kernel cannot serve these flags. */
+static int send_signal_slow(int pidfd, int sig, const siginfo_t *info,
+			    unsigned int flags)
+{
+	const struct libpidfd_native *native = libpidfd_priv_kernel();
 	struct libpidfd_held held;
 	int route, ret;
 
-	/*
-	 * Flags every kernel refuses, refused first as the kernel does,
-	 * whichever side serves the call: unknown ones, more than one scope.
-	 */
-	if ((flags & ~SIGNAL_SCOPES) || (flags & (flags - 1))) {
-		errno = EINVAL;
-		return -1;
-	}
 	route = libpidfd_priv_take(pidfd, native->open &&
 				   (!flags || native->signal_scope), &held);
 	/* Not a pidfd: the kernel's call takes /proc/<pid> directories too. */
@@ -141,38 +167,109 @@ int libpidfd_send_signal(int pidfd, int sig, const siginfo_t *info,
 		errno = EINVAL;
 		ret = -1;
 	} else {
-		ret = ioctl(held.fd, PIDFD_DEV_SEND_SIGNAL, &args);
+		ret = module_send_signal(held.fd, sig, info, flags);
 	}
 	libpidfd_priv_release(&held);
 	return ret;
 }
 
-/* A kernel pidfd in userspace (procfs.c), else the module's ioctl. */
+int libpidfd_send_signal(int pidfd, int sig, const siginfo_t *info,
+			 unsigned int flags)
+{
+	int backend, ret, err;
+
+	/*
+	 * Flags every kernel refuses, refused first as the kernel does,
+	 * whichever side serves the call: unknown ones, more than one scope.
+	 */
+	if ((flags & ~SIGNAL_SCOPES) || (flags & (flags - 1))) {
+		errno = EINVAL;
+		return -1;
+	}
+	backend = libpidfd_get_backend();
+	if (backend < 0)
+		return -1;
+	if (libpidfd_priv_is_self(pidfd))
+		return send_signal_slow(pidfd, sig, info, flags);
+	if (backend != LIBPIDFD_BACKEND_MODULE &&
+	    (!flags || libpidfd_priv_kernel()->signal_scope)) {
+		ret = libpidfd_priv_sys_send_signal(pidfd, sig, info, flags);
+		if (ret == 0 || (errno != EBADF && errno != EINVAL)) {
+			if (ret < 0 && errno == ENOSYS)
+				return send_signal_slow(pidfd, sig, info,
+							flags);
+			return ret;
+		}
+		/* A module pidfd, or the kernel's answer stands. */
+		err = errno;
+		ret = module_send_signal(pidfd, sig, info, flags);
+		if (ret == 0 || errno != ENOTTY)
+			return ret;
+		errno = err;
+		return -1;
+	}
+	/* The module's pidfds first: the kernel cannot serve these. */
+	ret = module_send_signal(pidfd, sig, info, flags);
+	if (ret == 0 || errno != ENOTTY)
+		return ret;
+	return send_signal_slow(pidfd, sig, info, flags);
+}
+
+/*
+ * A kernel pidfd's /proc directory, proved in userspace (procfs.c), else
+ * by the module through a module pidfd for the same process.
+ */
+static int procfd_of_kernel_pidfd(int pidfd, int procfd)
+{
+	struct libpidfd_held module;
+	int ret;
+
+	ret = libpidfd_priv_procdir_of(pidfd, procfd);
+	if (ret != LIBPIDFD_PRIV_UNPROVED)
+		return ret;
+	if (libpidfd_get_backend() == LIBPIDFD_BACKEND_NATIVE) {
+		errno = EOPNOTSUPP;
+		return -1;
+	}
+	if (libpidfd_priv_hold(pidfd, LIBPIDFD_BACKEND_MODULE, &module) < 0)
+		return -1;
+	ret = ioctl(module.fd, PIDFD_GET_PROCFD, procfd);
+	libpidfd_priv_release(&module);
+	return ret;
+}
+
+/* What libpidfd_get_procfd() says to an open file that is not a pidfd. */
+#define PROCFD_NOT_PIDFD EBADF
+
+/*
+ * The module's ioctl on a module pidfd; a kernel pidfd (ENOTTY there) in
+ * userspace or through the module.
+ */
 int libpidfd_get_procfd(int pidfd, int procfd)
 {
-	struct libpidfd_held held, module;
+	struct libpidfd_held held;
 	int route, ret;
 
+	if (!libpidfd_priv_is_self(pidfd) &&
+	    libpidfd_get_backend() != LIBPIDFD_BACKEND_MODULE) {
+		ret = ioctl(pidfd, PIDFD_GET_PROCFD, procfd);
+		if (ret >= 0 || errno != ENOTTY)
+			return ret;
+		switch (libpidfd_priv_kernel_pidfd(pidfd)) {
+		case 1:
+			return procfd_of_kernel_pidfd(pidfd, procfd);
+		case 0:
+			errno = PROCFD_NOT_PIDFD;
+			return -1;
+		}
+	}
 	route = libpidfd_priv_take(pidfd, true, &held);
 	if (route < 0)
 		return -1;
-	if (route == LIBPIDFD_BACKEND_NATIVE) {
-		ret = libpidfd_priv_procdir_of(held.fd, procfd);
-		if (ret != LIBPIDFD_PRIV_UNPROVED) {
-			libpidfd_priv_release(&held);
-			return ret;
-		}
-		ret = -1;
-		if (libpidfd_get_backend() == LIBPIDFD_BACKEND_NATIVE)
-			errno = EOPNOTSUPP;
-		else if (libpidfd_priv_hold(held.fd, LIBPIDFD_BACKEND_MODULE,
-					    &module) == 0) {
-			ret = ioctl(module.fd, PIDFD_GET_PROCFD, procfd);
-			libpidfd_priv_release(&module);
-		}
-	} else {
+	if (route == LIBPIDFD_BACKEND_NATIVE)
+		ret = procfd_of_kernel_pidfd(held.fd, procfd);
+	else
 		ret = ioctl(held.fd, PIDFD_GET_PROCFD, procfd);
-	}
 	libpidfd_priv_release(&held);
 	return ret;
 }
@@ -191,94 +288,111 @@ int libpidfd_open_procdir(int pidfd)
 	return dirfd;
 }
 
-int libpidfd_get_namespace(int pidfd, unsigned int cmd)
+/*
+ * An ioctl that both kinds answer under the same command number: sent to
+ * @pidfd as it is. Only a refusal (ENOTTY) from a kernel pidfd on a
+ * kernel without the ioctl (@native_can false) takes the slow path, where
+ * it is converted to a module pidfd; from anything else ENOTTY is the
+ * answer, as the kernel's.
+ */
+static int pidfd_ioctl(int pidfd, unsigned long cmd, void *arg,
+		       bool native_can)
 {
 	struct libpidfd_held held;
+	int backend = libpidfd_get_backend();
 	int ret;
 
+	if (backend < 0)
+		return -1;
+	if (!libpidfd_priv_is_self(pidfd) &&
+	    backend != LIBPIDFD_BACKEND_MODULE) {
+		ret = ioctl(pidfd, cmd, arg);
+		if (ret >= 0 || errno != ENOTTY)
+			return ret;
+		if (backend == LIBPIDFD_BACKEND_NATIVE || native_can ||
+		    libpidfd_priv_kernel_pidfd(pidfd) == 0) {
+			errno = ENOTTY;
+			return -1;
+		}
+	}
+	if (libpidfd_priv_take(pidfd, native_can, &held) < 0)
+		return ioctl_refused(pidfd);
+	ret = ioctl(held.fd, cmd, arg);
+	libpidfd_priv_release(&held);
+	return ret;
+}
+
+/* What libpidfd_get_namespace() says to a command that is not one. */
+#define NS_UNKNOWN_ERRNO EINVAL
+
+int libpidfd_get_namespace(int pidfd, unsigned int cmd)
+{
 	/* _IO(0xFF, 1..10): refused here, never sent as another command. */
 	if (_IOC_DIR(cmd) != _IOC_NONE || _IOC_SIZE(cmd) ||
 	    _IOC_TYPE(cmd) != _IOC_TYPE(PIDFD_GET_UTS_NAMESPACE) ||
 	    _IOC_NR(cmd) < _IOC_NR(PIDFD_GET_CGROUP_NAMESPACE) ||
 	    _IOC_NR(cmd) > _IOC_NR(PIDFD_GET_UTS_NAMESPACE)) {
-		errno = EINVAL;
+		errno = NS_UNKNOWN_ERRNO;
 		return -1;
 	}
-	if (libpidfd_priv_take(pidfd, libpidfd_priv_native()->namespaces,
-			       &held) < 0)
-		return -1;
 	/* Same command on both kinds: the module took upstream's numbers. */
-	ret = ioctl(held.fd, cmd, 0);
-	libpidfd_priv_release(&held);
-	return ret;
+	return pidfd_ioctl(pidfd, cmd, NULL,
+			   libpidfd_priv_kernel()->namespaces);
 }
 
 /* The ioctl's size field is 14 bits wide. */
 #define IOC_SIZE_MAX ((1U << _IOC_SIZEBITS) - 1)
 
 /*
- * Copy from the caller's memory without faulting on a bad pointer: the
- * ioctl that follows reports that one as EFAULT.
+ * PIDFD_GET_INFO with the caller's size in the command number: the kernel
+ * and the module copy in and out that many bytes, and read the caller's
+ * mask themselves (EFAULT for a bad pointer). The kernel answers what it
+ * has, as its own call would (bits it does not know are left out of the
+ * mask).
  */
-static int read_own_memory(void *dst, const void *src, size_t len)
-{
-	struct iovec local = { .iov_base = dst, .iov_len = len };
-	struct iovec remote = { .iov_base = (void *)src, .iov_len = len };
-
-	return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) ==
-	       (ssize_t)len ? 0 : -1;
-}
-
-/* What a GET_INFO caller asks for beyond what always comes. */
-#define INFO_ON_REQUEST (PIDFD_INFO_EXIT | PIDFD_INFO_COREDUMP | \
-			 PIDFD_INFO_SUPPORTED_MASK | \
-			 PIDFD_INFO_COREDUMP_SIGNAL | PIDFD_INFO_COREDUMP_CODE)
-
 int libpidfd_get_info(int pidfd, struct pidfd_info *info, size_t size)
 {
-	const struct libpidfd_native *native = libpidfd_priv_native();
-	struct libpidfd_held held;
-	__u64 wanted = 0;
-	int ret;
-
 	if (size > IOC_SIZE_MAX) {
 		errno = E2BIG;
 		return -1;
 	}
-	/* Only a kernel that lacks some of them needs to know which. */
-	if (native->info && (INFO_ON_REQUEST & ~native->info_mask) &&
-	    read_own_memory(&wanted, info, sizeof(wanted)) == 0)
-		wanted &= INFO_ON_REQUEST;
-	/*
-	 * The module answers what this kernel cannot (an exit it recorded);
-	 * without the module the kernel answers what it has, as its own
-	 * call would (bits it does not know are left out of the mask).
-	 */
-	if (libpidfd_priv_take(pidfd, native->info &&
-			       (!(wanted & ~native->info_mask) ||
-				libpidfd_probe() < 0), &held) < 0)
-		return -1;
-	/*
-	 * PIDFD_GET_INFO with the caller's size in the command number: the
-	 * kernel and the module copy in and out that many bytes.
-	 */
-	ret = ioctl(held.fd, _IOC(_IOC_READ | _IOC_WRITE,
-				  _IOC_TYPE(PIDFD_GET_INFO),
-				  _IOC_NR(PIDFD_GET_INFO), size), info);
-	libpidfd_priv_release(&held);
-	return ret;
+	return pidfd_ioctl(pidfd, _IOC(_IOC_READ | _IOC_WRITE,
+				       _IOC_TYPE(PIDFD_GET_INFO),
+				       _IOC_NR(PIDFD_GET_INFO), size),
+			   info, libpidfd_priv_kernel()->info);
 }
 
 static int poll_exit(int pidfd, int timeout_ms);
+
+/*
+ * Is @fd a pidfd, to be polled? PIDFD_GET_INFO with no buffer: EFAULT
+ * from either kind (the kernel's from 6.13), ENOTTY from other files and
+ * from a kernel pidfd before 6.13 (then waitid(P_PIDFD) tells), EBADF
+ * from no file. 0, or -1 with EBADF.
+ */
+static int poll_target(int fd)
+{
+	if (ioctl(fd, PIDFD_GET_INFO, NULL) < 0 && errno != EBADF &&
+	    (errno != ENOTTY || libpidfd_priv_kernel_pidfd(fd) != 0))
+		return 0;
+	errno = EBADF;
+	return -1;
+}
 
 int libpidfd_wait_exit(int pidfd, int timeout_ms)
 {
 	struct libpidfd_held held;
 	int ret;
 
-	if (!libpidfd_priv_is_self(pidfd))
+	/* poll(2) ignores a negative fd: it times out (as before). */
+	if (pidfd < 0 && !libpidfd_priv_is_self(pidfd))
 		return poll_exit(pidfd, timeout_ms);
-	if (libpidfd_priv_take(pidfd, libpidfd_priv_native()->open,
+	if (!libpidfd_priv_is_self(pidfd)) {
+		if (poll_target(pidfd) < 0)
+			return -1;
+		return poll_exit(pidfd, timeout_ms);
+	}
+	if (libpidfd_priv_take(pidfd, libpidfd_priv_kernel()->open,
 			       &held) < 0)
 		return -1;
 	ret = poll_exit(held.fd, timeout_ms);
@@ -289,7 +403,9 @@ int libpidfd_wait_exit(int pidfd, int timeout_ms)
 /* poll(2) for POLLIN, which both kinds of pidfd report at exit. */
 static int poll_exit(int pidfd, int timeout_ms)
 {
-	int64_t deadline = timeout_ms >= 0 ? libpidfd_priv_now_ms() + timeout_ms : -1;
+	/* No clock read (a system call where the vDSO has none) for 0 or -1. */
+	int64_t deadline = timeout_ms > 0 ? libpidfd_priv_now_ms() + timeout_ms :
+			   timeout_ms;
 	struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
 	int left = timeout_ms;
 

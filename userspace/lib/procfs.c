@@ -166,7 +166,7 @@ static int pidfd_unreaped(int pidfd)
 	if (libpidfd_priv_sys_send_signal(pidfd, 0, NULL, 0) == 0)
 		return 1;
 	if ((errno == EPERM || errno == EACCES) &&
-	    libpidfd_priv_native()->signal)
+	    libpidfd_priv_kernel()->signal)
 		return 1;
 	return errno == ESRCH ? 0 : -1;
 }

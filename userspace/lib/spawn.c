@@ -56,9 +56,10 @@ static int enter_window(unsigned int flags, sigset_t *old)
 		errno = EINVAL;
 		return -1;
 	}
-	if (kind == LIBPIDFD_BACKEND_MODULE && libpidfd_probe() < 0)
+	if (kind == LIBPIDFD_BACKEND_MODULE &&
+	    !libpidfd_priv_module_known())
 		return -1;
-	if (kind == LIBPIDFD_BACKEND_NATIVE && !libpidfd_priv_native()->open) {
+	if (kind == LIBPIDFD_BACKEND_NATIVE && !libpidfd_priv_kernel()->open) {
 		errno = ENOSYS;
 		return -1;
 	}

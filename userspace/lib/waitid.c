@@ -54,7 +54,7 @@ static int waitid_by_number(int pidfd, siginfo_t *info, int options)
 
 int libpidfd_waitid(int pidfd, siginfo_t *info, int options)
 {
-	const struct libpidfd_native *native = libpidfd_priv_native();
+	const struct libpidfd_native *native = libpidfd_priv_kernel();
 	int backend = libpidfd_get_backend();
 	struct libpidfd_held held;
 	int ret;
@@ -70,8 +70,17 @@ int libpidfd_waitid(int pidfd, siginfo_t *info, int options)
 		errno = ECHILD;
 		return -1;
 	}
+	if (pidfd < 0) {
+		/* As waitid(P_PIDFD) says to a negative id, on every route. */
+		errno = EINVAL;
+		return -1;
+	}
 	if (backend == LIBPIDFD_BACKEND_MODULE || !native->waitid)
 		return waitid_by_number(pidfd, info, options);
+	/* The kernel's call on the fd as it is; EBADF for a module pidfd. */
+	ret = waitid(P_PIDFD, (id_t)pidfd, info, options);
+	if (ret == 0 || errno != EBADF)
+		return ret;
 	if (libpidfd_priv_hold(pidfd, LIBPIDFD_BACKEND_NATIVE, &held) < 0) {
 		if (errno == ESRCH)
 			errno = ECHILD;
