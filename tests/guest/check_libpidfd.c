@@ -30,6 +30,7 @@
 
 /* pt_fork(): children without Check's signal handlers */
 #include "pidfd_test.h"
+#include "../../lib/pt_policy.h"
 
 #define WAIT_MS 10000	/* generous: TCG is slow */
 
@@ -176,6 +177,52 @@ static bool no_record_within(const struct catcher *c, int ms)
 	struct pollfd p = { .fd = c->records, .events = POLLIN };
 
 	return poll(&p, 1, ms) == 0;
+}
+
+/*
+ * The module's signal policy (docs/security.md): its approximate paths
+ * (thread scope, a caller's siginfo) refuse where an active LSM might
+ * tell signals apart and is not trusted in signal_lsm_trust, as on
+ * Debian's 6.1 and later by default. A kernel pidfd is the kernel's call,
+ * which asks the LSMs about the real signal: never refused by it.
+ */
+static bool policy_refuses(int fd)
+{
+	return libpidfd_pidfd_backend(fd) == LIBPIDFD_BACKEND_MODULE &&
+	       pt_policy_refuses_approx();
+}
+
+/*
+ * libpidfd_send_signal() of @sig through @fd to the catcher @c, on one of
+ * the module's approximate paths. True if the signal is to arrive (the
+ * caller reads and checks it); where the policy refuses, asserts the
+ * refusal instead: EACCES, nothing arrives, and the module's log line for
+ * @judged (the thread for thread scope, else the process).
+ */
+static bool send_approx(const struct catcher *c, int fd, int sig,
+			const siginfo_t *info, unsigned int flags,
+			pid_t judged, const char *what)
+{
+	int ret, err;
+
+	if (!policy_refuses(fd)) {
+		ck_assert_msg(libpidfd_send_signal(fd, sig, info, flags) == 0,
+			      "%s: %s (%s)", what, pt_errname(errno),
+			      pt_policy_describe());
+		return true;
+	}
+	pt_policy_log_ready(1);
+	errno = 0;
+	ret = libpidfd_send_signal(fd, sig, info, flags);
+	err = errno;
+	ck_assert_msg(ret == -1 && err == EACCES, "%s: %d/%s, want EACCES (%s)",
+		      what, ret, pt_errname(err), pt_policy_describe());
+	ck_assert_msg(no_record_within(c, 200), "%s: arrived though refused",
+		      what);
+	ck_assert_msg(pt_policy_refusal_logged(sig, gettid(), judged),
+		      "%s: no log line for signal %d to %d", what, sig, judged);
+	pt_policy_note_refusal(what);
+	return false;
 }
 
 /* A child that exits with @code once told to (write a byte to *go). */
@@ -474,14 +521,16 @@ START_TEST(signal_queued_value)
 	start_catcher(&c, false, false);
 	fd = libpidfd_open(c.pid, 0);
 	pt_siginfo(&info, SIGRTMIN + 1, SI_QUEUE, 4242);
-	ck_assert_int_eq(libpidfd_send_signal(fd, SIGRTMIN + 1, &info, 0), 0);
-	r = next_record(&c);
-	ck_assert_int_eq(r.signo, SIGRTMIN + 1);
-	ck_assert_int_eq(r.code, SI_QUEUE);
-	ck_assert_int_eq(r.value, 4242);
-	ck_assert_int_eq(r.sender, getpid());
+	if (send_approx(&c, fd, SIGRTMIN + 1, &info, 0, c.pid,
+			"a caller's siginfo")) {
+		r = next_record(&c);
+		ck_assert_int_eq(r.signo, SIGRTMIN + 1);
+		ck_assert_int_eq(r.code, SI_QUEUE);
+		ck_assert_int_eq(r.value, 4242);
+		ck_assert_int_eq(r.sender, getpid());
+	}
 
-	/* si_signo must match sig. */
+	/* Refused before the policy looks, under every one: si_signo != sig. */
 	errno = 0;
 	ck_assert_int_eq(libpidfd_send_signal(fd, SIGUSR1, &info, 0), -1);
 	ck_assert_int_eq(errno, EINVAL);
@@ -536,7 +585,8 @@ START_TEST(signal_thread_scope)
 {
 	struct catcher c;
 	struct sigrec r;
-	int fd, tfd;
+	siginfo_t info;
+	int fd, tfd, status;
 
 	start_catcher(&c, true, false);
 	ck_assert_int_gt(c.thread, 0);
@@ -545,28 +595,95 @@ START_TEST(signal_thread_scope)
 	/* A PIDFD_THREAD pidfd: the thread, by default, as tgkill(2). */
 	tfd = libpidfd_open(c.thread, PIDFD_THREAD);
 	ck_assert_int_ge(tfd, 0);
-	ck_assert_int_eq(libpidfd_send_signal(tfd, SIGUSR1, NULL, 0), 0);
-	r = next_record(&c);
-	ck_assert_int_eq(r.receiver_tid, c.thread);
-	ck_assert_int_eq(r.code, SI_TKILL);
-	ck_assert_int_eq(r.sender, getpid());
+	if (send_approx(&c, tfd, SIGUSR1, NULL, 0, c.thread,
+			"a PIDFD_THREAD pidfd's default scope")) {
+		r = next_record(&c);
+		ck_assert_int_eq(r.receiver_tid, c.thread);
+		ck_assert_int_eq(r.code, SI_TKILL);
+		ck_assert_int_eq(r.sender, getpid());
+	}
 
 	/* A process pidfd on the main thread, thread scope: the main thread. */
 	fd = libpidfd_open(c.pid, 0);
-	ck_assert_int_eq(libpidfd_send_signal(fd, SIGUSR2, NULL, PIDFD_SIGNAL_THREAD), 0);
-	r = next_record(&c);
-	ck_assert_int_eq(r.signo, SIGUSR2);
-	ck_assert_int_eq(r.receiver_tid, c.pid);
-	ck_assert_int_eq(r.code, SI_TKILL);
+	if (send_approx(&c, fd, SIGUSR2, NULL, PIDFD_SIGNAL_THREAD, c.pid,
+			"PIDFD_SIGNAL_THREAD")) {
+		r = next_record(&c);
+		ck_assert_int_eq(r.signo, SIGUSR2);
+		ck_assert_int_eq(r.receiver_tid, c.pid);
+		ck_assert_int_eq(r.code, SI_TKILL);
+	}
 
-	/* A thread's pidfd with thread-group scope: the process. */
+	/*
+	 * A thread's pidfd with thread-group scope: the process, kill(2)'s
+	 * path under every policy.
+	 */
 	ck_assert_int_eq(libpidfd_send_signal(tfd, SIGUSR1, NULL,
 					      PIDFD_SIGNAL_THREAD_GROUP), 0);
 	r = next_record(&c);
 	ck_assert_int_eq(r.receiver_pid, c.pid);
 	ck_assert_int_eq(r.code, SI_USER);
-	close(tfd);
 	close(fd);
+
+	/*
+	 * SIGKILL at thread scope, even with a siginfo, is kill(2)'s too:
+	 * the whole process dies, under every policy.
+	 */
+	pt_siginfo(&info, SIGKILL, SI_QUEUE, 1);
+	ck_assert_int_eq(libpidfd_send_signal(tfd, SIGKILL, &info, 0), 0);
+	reap(c.pid, &status);
+	ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
+		      "status %#x", status);
+	close(tfd);
+	close(c.records);
+}
+END_TEST
+
+/*
+ * What libpidfd's default backend does under the policy: a pidfd is
+ * signalled by the side that made it. libpidfd_open() makes the kernel's
+ * pidfds where the kernel keeps their exit status (7.2 here) and the
+ * module's elsewhere, its thread pidfds too below 6.9: there (6.1 with
+ * BPF-LSM active) a siginfo or a thread signal meets the module's policy.
+ * The kernel's pidfd of the same process (libpidfd_to_native();
+ * pidfd_open(2) is on every kernel) takes the kernel's own call, which
+ * asks the LSMs about the real signal: a signal with a siginfo goes
+ * through under every policy.
+ */
+START_TEST(signal_policy_default_backend)
+{
+	struct catcher c;
+	struct sigrec r;
+	siginfo_t info;
+	int fd, nfd, tfd;
+
+	ck_assert_int_eq(libpidfd_set_backend(LIBPIDFD_BACKEND_AUTO), 0);
+	start_catcher(&c, true, false);
+	fd = ck_assert_ok(libpidfd_open(c.pid, 0));
+	pt_siginfo(&info, SIGRTMIN + 1, SI_QUEUE, 77);
+	if (send_approx(&c, fd, SIGRTMIN + 1, &info, 0, c.pid,
+			"default backend, a caller's siginfo")) {
+		r = next_record(&c);
+		ck_assert_int_eq(r.code, SI_QUEUE);
+		ck_assert_int_eq(r.value, 77);
+	}
+	nfd = ck_assert_ok(libpidfd_to_native(fd));
+	ck_assert_int_eq(libpidfd_pidfd_backend(nfd), LIBPIDFD_BACKEND_NATIVE);
+	pt_siginfo(&info, SIGRTMIN + 1, SI_QUEUE, 78);
+	ck_assert_msg(libpidfd_send_signal(nfd, SIGRTMIN + 1, &info, 0) == 0,
+		      "the kernel's pidfd, a siginfo: %s", pt_errname(errno));
+	r = next_record(&c);
+	ck_assert_int_eq(r.code, SI_QUEUE);
+	ck_assert_int_eq(r.value, 78);
+
+	tfd = ck_assert_ok(libpidfd_open(c.thread, PIDFD_THREAD));
+	if (send_approx(&c, tfd, SIGUSR1, NULL, 0, c.thread,
+			"default backend, a thread pidfd")) {
+		r = next_record(&c);
+		ck_assert_int_eq(r.receiver_tid, c.thread);
+		ck_assert_int_eq(r.code, SI_TKILL);
+	}
+	ck_assert(no_record_within(&c, 200));
+	pt_close_all(fd, nfd, tfd);
 	stop_catcher(&c);
 }
 END_TEST
@@ -1006,6 +1123,7 @@ static Suite *libpidfd_suite(void)
 	tcase_set_timeout(tc, 30);
 	pt_add_tests(tc, signal_kill_style_siginfo, signal_queued_value,
 		     signal_errors, signal_thread_scope,
+		     signal_policy_default_backend,
 		     signal_process_group_scope, signal_unprivileged_eperm);
 	suite_add_tcase(s, tc);
 
