@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Differential suite: Signal errors, the file types, the siginfo classes and a child pid namespace.
+ * Differential suite: Signal errors, the file types, the signal policy,
+ * the siginfo classes and a child pid namespace.
  *
  * The same cases against two backends: the kernel's own pidfd calls
  * (where the running kernel has them) and the module through libpidfd,
@@ -32,6 +33,7 @@
 
 #include <libpidfd.h>
 #include "differential.h"
+#include "../../lib/pt_policy.h"
 
 
 /* ------------------------------------------------------------------ */
@@ -194,6 +196,169 @@ START_TEST(test_file_type)
 }
 END_TEST
 
+/*
+ * The module's signal policy (security.md "The signal policy",
+ * differences.md "Signals" 1) beside the kernel's own call, towards a
+ * target whose two threads block every signal, so that what is sent
+ * stays pending where it was queued. kill(2)'s paths (process and
+ * process-group scope without a siginfo, SIGKILL at any scope with or
+ * without one) deliver under every policy, and signal 0 answers on every
+ * path. The approximate ones (thread scope, a caller's siginfo) deliver
+ * as the kernel's call does where nothing that may tell signals apart
+ * stands in the way (5.10, whose AppArmor does not mediate unconfined
+ * processes; any kernel with the LSMs trusted), and are refused
+ * otherwise, through libpidfd and the raw ioctl alike: EACCES, nothing
+ * pending on either thread, and a log line for each.
+ */
+START_TEST(test_signal_policy)
+{
+	enum { LEADER, WORKER };
+	static const struct {
+		const char *what;
+		int fd;			/* LEADER: process pidfd; WORKER: thread pidfd */
+		unsigned int flags;
+		bool info;
+		bool approx;		/* the module's approximate path */
+		bool thread;		/* thread-directed */
+		int receiver;		/* the thread, or LEADER */
+		int code;
+	} paths[] = {
+		{ "process scope", LEADER, 0, false, false, false, LEADER,
+		  SI_USER },
+		{ "process-group scope", LEADER, PIDFD_SIGNAL_PROCESS_GROUP,
+		  false, false, false, LEADER, SI_USER },
+		{ "thread pidfd, thread-group scope", WORKER,
+		  PIDFD_SIGNAL_THREAD_GROUP, false, false, false, LEADER, SI_USER },
+		{ "process scope with a siginfo", LEADER, 0, true, true, false,
+		  LEADER, SI_QUEUE },
+		{ "thread pidfd", WORKER, 0, false, true, true, WORKER, SI_TKILL },
+		{ "PIDFD_SIGNAL_THREAD", LEADER, PIDFD_SIGNAL_THREAD, false, true,
+		  true, LEADER, SI_TKILL },
+		{ "thread pidfd with a siginfo", WORKER, 0, true, true, true,
+		  WORKER, SI_QUEUE },
+	};
+	enum { H_NATIVE, H_LIBPIDFD, H_IOCTL, H_N };
+	static const char *const how[H_N] = {
+		"native", "module (libpidfd)", "module (ioctl)",
+	};
+	static const struct db_creds root = { .name = "root" };
+	bool refuses = pt_policy_refuses_approx();
+	int sig = SIGUSR1, status, refused = 0;
+	struct pair pp, pt;
+	struct db_target t;
+	siginfo_t si;
+
+	start_target(&t, &root, false);
+	pp = open_pair(t.pid, 0);
+	pt = open_pair(t.tid, PIDFD_THREAD);
+	ck_assert(pp.fd[0] >= 0 && pp.fd[1] >= 0 && pt.fd[1] >= 0);
+	ck_assert_msg(diff_feat->thread == (pt.fd[0] >= 0),
+		      "native PIDFD_THREAD: %s", pt_errname(pt.err[0]));
+	if (refuses)
+		pt_policy_log_ready(8);	/* two ways for each approximate path */
+
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		const struct pair *fds = paths[i].fd == LEADER ? &pp : &pt;
+		pid_t judged = paths[i].fd == LEADER ? t.pid : t.tid;
+		pid_t receiver = paths[i].receiver == LEADER ? t.pid : t.tid;
+
+		for (int h = 0; h < H_N; h++) {
+			int fd = fds->fd[h == H_NATIVE ? DB_NATIVE : DB_MODULE];
+			bool refuse = refuses && paths[i].approx && h != H_NATIVE;
+			/*
+			 * On the receiving thread's own queue, or the shared
+			 * one; the module queues a process-directed siginfo
+			 * on a thread (D_PROCESS_SIGINFO_QUEUE).
+			 */
+			bool own = paths[i].thread ||
+				   (paths[i].info && h != H_NATIVE);
+			struct db_dequeued d;
+			uint64_t sp[2], sh;
+			int r;
+
+			/* The kernel's thread pidfds and scopes: 6.9. */
+			if (h == H_NATIVE && (fd < 0 || (paths[i].flags &&
+						!diff_feat->signal_flags)))
+				continue;
+			for (int probe = 1; probe >= 0; probe--) {
+				int s = probe ? 0 : sig;
+
+				pt_siginfo(&si, s, SI_QUEUE, 100 + (int)i);
+				r = CALL(h == H_IOCTL ?
+					 pt_send_signal(fd, s, paths[i].info ? &si : NULL,
+							paths[i].flags) :
+					 db_send(h == H_NATIVE ? DB_NATIVE : DB_MODULE,
+						 fd, s, paths[i].info ? &si : NULL,
+						 paths[i].flags));
+				ck_assert_msg(r == (refuse && !probe ? EACCES : 0),
+					      "%s, %s, signal %d: %s (%s)",
+					      paths[i].what, how[h], s, pt_errname(r),
+					      pt_policy_describe());
+			}
+			for (int k = LEADER; k <= WORKER; k++)
+				ck_assert_int_eq(pt_thread_pending(t.pid,
+					k == WORKER ? t.tid : t.pid, &sp[k], &sh), 0);
+			if (refuse) {
+				ck_assert_msg(!((sp[LEADER] | sp[WORKER] | sh) &
+						DB_BIT(sig)),
+					      "%s, %s: pending though refused",
+					      paths[i].what, how[h]);
+				ck_assert_msg(pt_policy_refusal_logged(sig, pt_gettid(),
+								       judged),
+					      "%s, %s: no log line for the refusal",
+					      paths[i].what, how[h]);
+				refused++;
+				continue;
+			}
+			ck_assert_msg(own ? (sp[paths[i].receiver] & DB_BIT(sig)) &&
+					    !(sp[!paths[i].receiver] & DB_BIT(sig)) &&
+					    !(sh & DB_BIT(sig))
+					  : (sh & DB_BIT(sig)) &&
+					    !((sp[LEADER] | sp[WORKER]) & DB_BIT(sig)),
+				      "%s, %s: SigPnd %llx/%llx ShdPnd %llx",
+				      paths[i].what, how[h],
+				      (unsigned long long)sp[LEADER],
+				      (unsigned long long)sp[WORKER],
+				      (unsigned long long)sh);
+			ck_assert_int_eq(db_target_dequeue(&t, paths[i].receiver,
+							   sig, &d), 0);
+			ck_assert_msg(d.ret == sig && d.code == paths[i].code &&
+				      (!paths[i].info || d.value == 100 + (int)i),
+				      "%s, %s: %d dequeued by %d: code %d value %d "
+				      "(want code %d)", paths[i].what, how[h],
+				      d.ret, receiver, d.code, d.value,
+				      paths[i].code);
+			/* Once: nothing left. */
+			for (int k = LEADER; k <= WORKER; k++) {
+				ck_assert_int_eq(pt_thread_pending(t.pid,
+					k == WORKER ? t.tid : t.pid, &sp[k], &sh), 0);
+				ck_assert_msg(!((sp[k] | sh) & DB_BIT(sig)),
+					      "%s, %s: pending twice",
+					      paths[i].what, how[h]);
+			}
+		}
+	}
+	if (!diff_feat->signal_flags)
+		db_native_skipped("the signal policy's thread paths",
+				  "PIDFD_THREAD, PIDFD_SIGNAL_*", "6.9");
+	if (refuses)
+		diff_asserted(D_SIGNAL_POLICY, "%d module sends refused, the "
+			      "kernel's delivered; kill(2)'s paths delivered by "
+			      "both (%s)", refused, pt_policy_describe());
+
+	/* SIGKILL with a siginfo at thread scope: kill(2)'s, any policy. */
+	pt_siginfo(&si, SIGKILL, SI_QUEUE, 1);
+	ck_assert_int_eq(CALL(pt_send_signal(pt.fd[DB_MODULE], SIGKILL, &si, 0)), 0);
+	ck_assert_int_eq(waitpid(t.pid, &status, 0), t.pid);
+	ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
+		      "status %#x", status);
+	t.started = false;	/* reaped: nothing left to kill */
+	db_target_stop(&t, false);
+	close_pair(&pp);
+	close_pair(&pt);
+}
+END_TEST
+
 static const struct {
 	const char *name;
 	int code;
@@ -252,6 +417,9 @@ START_TEST(test_si_codes_self)
 	int sig = SIGRTMIN + 2;
 	pid_t me = getpid();
 	struct pair pp = open_pair(me, 0), pt = open_pair(me, PIDFD_THREAD);
+	/* The module's siginfo paths, to oneself too (differences.md 1). */
+	bool refuses = pt_policy_refuses_approx();
+	bool log_checked = false;
 	sigset_t set;
 
 	sigemptyset(&set);
@@ -260,6 +428,8 @@ START_TEST(test_si_codes_self)
 	ck_assert(pp.fd[0] >= 0 && pp.fd[1] >= 0 && pt.fd[1] >= 0);
 	/* The Check child leads its process group; that group is just us. */
 	ck_assert_int_eq(getpgrp(), me);
+	if (refuses)
+		pt_policy_log_ready(1);
 
 	for (size_t i = 0; i < NCODES; i++) {
 		int code = si_codes[i].code;
@@ -274,8 +444,11 @@ START_TEST(test_si_codes_self)
 		for (v = 0; v < V_N; v++) {
 			bool pgrp = v == V_NPGRP || v == V_MPGRP;
 			bool native_flags = v == V_NTHR || v == V_NPGRP;
+			/* The group refusals come before the policy. */
 			int want = pgrp && forged(code) ? EPERM :
-				   v == V_MPGRP ? EOPNOTSUPP : 0;
+				   v == V_MPGRP ? EOPNOTSUPP :
+				   refuses && (v == V_MPROC || v == V_MTHR) ?
+				   EACCES : 0;
 			uint64_t sp, sh;
 			siginfo_t si, got;
 			int r;
@@ -297,12 +470,18 @@ START_TEST(test_si_codes_self)
 			default: r = CALL(db_send(DB_MODULE, pp.fd[1], sig, &si,
 						  PIDFD_SIGNAL_PROCESS_GROUP)); break;
 			}
-			ck_assert_msg(r == want, "self, %s, %s: %s want %s",
+			ck_assert_msg(r == want, "self, %s, %s: %s want %s (%s)",
 				      si_codes[i].name, vname[v], pt_errname(r),
-				      pt_errname(want));
+				      pt_errname(want), pt_policy_describe());
 			ck_assert_int_eq(pt_thread_pending(me, me, &sp, &sh), 0);
 			if (want) {
 				ck_assert(!((sp | sh) & DB_BIT(sig)));
+				/* The first refusal's line (rate-limited). */
+				if (want == EACCES && !log_checked) {
+					ck_assert_msg(pt_policy_refusal_logged(sig, me, me),
+						      "no log line for the refusal");
+					log_checked = true;
+				}
 				continue;
 			}
 			/* Where: shared for the kernel's process paths;
@@ -348,12 +527,17 @@ START_TEST(test_si_codes_self)
 			      "SI_USER from another thread: rt_sigqueueinfo %s "
 			      "native %s module %s", pt_errname(o.r_rt), pt_errname(o.r_n),
 			      pt_errname(o.r_m));
-		ck_assert_msg(o.q_rt == 0 && o.q_n == 0 && o.q_m == 0,
+		ck_assert_msg(o.q_rt == 0 && o.q_n == 0 &&
+			      o.q_m == (refuses ? EACCES : 0),
 			      "SI_QUEUE from another thread: rt_sigqueueinfo %s "
-			      "native %s module %s", pt_errname(o.q_rt), pt_errname(o.q_n),
-			      pt_errname(o.q_m));
-		/* Real-time signals queue: three of them, all SI_QUEUE. */
-		for (int k = 0; k < 3; k++) {
+			      "native %s module %s (%s)", pt_errname(o.q_rt),
+			      pt_errname(o.q_n), pt_errname(o.q_m),
+			      pt_policy_describe());
+		/*
+		 * Real-time signals queue: three of them, all SI_QUEUE (two
+		 * where the policy refused the module's).
+		 */
+		for (int k = 0; k < (refuses ? 2 : 3); k++) {
 			memset(&got, 0, sizeof(got));
 			ck_assert_int_eq(pt_sigtimedwait(&set, &got, 0), sig);
 			ck_assert_int_eq(got.si_code, SI_QUEUE);
@@ -364,8 +548,14 @@ START_TEST(test_si_codes_self)
 	if (!diff_feat->signal_flags)
 		db_native_skipped("si_code classes to self, thread and "
 				  "process-group scope", "PIDFD_SIGNAL_*", "6.9");
-	diff_asserted(D_PROCESS_SIGINFO_QUEUE, "to self: module SigPnd, "
-		      "rt_sigqueueinfo/native ShdPnd");
+	if (refuses)
+		diff_asserted(D_SIGNAL_POLICY, "to self, every si_code: module "
+			      "process and thread scope EACCES, nothing pending; "
+			      "rt_sigqueueinfo/native delivered (%s)",
+			      pt_policy_describe());
+	else
+		diff_asserted(D_PROCESS_SIGINFO_QUEUE, "to self: module SigPnd, "
+			      "rt_sigqueueinfo/native ShdPnd");
 	close_pair(&pp);
 	close_pair(&pt);
 }
@@ -373,12 +563,17 @@ END_TEST
 
 struct nsrec {
 	int code, pid, uid, value;
+	int pending;		/* for 'p': the signal is pending */
 };
 
 /*
  * A receiver that is pid 2 of a child pid namespace: the sender (us) is
  * not visible there, so si_pid is 0 for every path, even a caller's
  * siginfo that names us (the kernel clears it). Native and module agree.
+ * Where the module's policy refuses its approximate paths (siginfo,
+ * thread scope), those two are EACCES and leave nothing pending. The
+ * receiver does as told, one byte each: 'w' takes the next signal, 'p'
+ * says whether one is pending, 'q' ends.
  */
 START_TEST(test_siginfo_child_pidns)
 {
@@ -388,18 +583,21 @@ START_TEST(test_siginfo_child_pidns)
 		"kill", "rt_sigqueueinfo", "tgkill", "native", "native+siginfo",
 		"module", "module+siginfo", "module thread",
 	};
-	int sig = SIGRTMIN + 4, rep[2], mid_pipe[2];
+	int sig = SIGRTMIN + 4, rep[2], mid_pipe[2], cmd[2];
+	bool refuses = pt_policy_refuses_approx();
 	pid_t mid, outer = 0;
 	struct pair p;
 	int mthr;
 
 	ck_assert_int_eq(pipe2(rep, O_CLOEXEC), 0);
 	ck_assert_int_eq(pipe2(mid_pipe, O_CLOEXEC), 0);
+	ck_assert_int_eq(pipe2(cmd, O_CLOEXEC), 0);
 	mid = pt_fork();
 	if (mid == 0) {
 		pid_t init, recv;
 		sigset_t set;
 
+		close(cmd[1]);
 		if (unshare(CLONE_NEWPID))
 			_exit(1);
 		init = pt_fork_lasting_sleeper();
@@ -408,18 +606,24 @@ START_TEST(test_siginfo_child_pidns)
 		sigprocmask(SIG_BLOCK, &set, NULL);
 		recv = fork();
 		if (recv == 0) {
+			char what;
+
 			prctl(PR_SET_PDEATHSIG, SIGKILL);
-			for (int k = 0; k < N_N; k++) {
+			while (read(cmd[0], &what, 1) == 1 && what != 'q') {
 				siginfo_t si;
+				sigset_t pending;
 				struct nsrec r = { 0 };
 
 				memset(&si, 0, sizeof(si));
-				if (pt_sigtimedwait(&set, &si, WAIT_MS) != sig)
+				if (what == 'p')
+					r.pending = sigpending(&pending) ||
+						    sigismember(&pending, sig);
+				else if (pt_sigtimedwait(&set, &si, WAIT_MS) != sig)
 					r.code = 9999;
 				else
 					r = (struct nsrec){ si.si_code, si.si_pid,
 							    (int)si.si_uid,
-							    si.si_value.sival_int };
+							    si.si_value.sival_int, 0 };
 				if (write(rep[1], &r, sizeof(r)) != sizeof(r))
 					_exit(1);
 			}
@@ -436,7 +640,10 @@ START_TEST(test_siginfo_child_pidns)
 	p = open_pair(outer, 0);
 	mthr = libpidfd_open(outer, PIDFD_THREAD);
 	ck_assert(p.fd[0] >= 0 && p.fd[1] >= 0 && mthr >= 0);
+	if (refuses)
+		pt_policy_log_ready(2);
 	for (int k = 0; k < N_N; k++) {
+		bool refused = refuses && (k == N_MINFO || k == N_MTHR);
 		struct nsrec r;
 		siginfo_t si;
 		int ret;
@@ -454,7 +661,23 @@ START_TEST(test_siginfo_child_pidns)
 		case N_MINFO: ret = CALL(db_send(DB_MODULE, p.fd[1], sig, &si, 0)); break;
 		default: ret = CALL(db_send(DB_MODULE, mthr, sig, NULL, 0)); break;
 		}
-		ck_assert_msg(ret == 0, "%s: %s", name[k], pt_errname(ret));
+		if (refused) {
+			ck_assert_msg(ret == EACCES, "%s: %s want EACCES (%s)",
+				      name[k], pt_errname(ret),
+				      pt_policy_describe());
+			ck_assert_int_eq(write(cmd[1], "p", 1), 1);
+			ck_assert_int_eq(read(rep[0], &r, sizeof(r)), sizeof(r));
+			ck_assert_msg(!r.pending, "%s: pending though refused",
+				      name[k]);
+			ck_assert_msg(pt_policy_refusal_logged(sig, getpid(), outer),
+				      "%s: no log line for the refusal", name[k]);
+			diff_asserted(D_SIGNAL_POLICY, "%s into a child pid ns: "
+				      "EACCES, nothing pending", name[k]);
+			continue;
+		}
+		ck_assert_msg(ret == 0, "%s: %s (%s)", name[k], pt_errname(ret),
+			      pt_policy_describe());
+		ck_assert_int_eq(write(cmd[1], "w", 1), 1);
 		ck_assert_int_eq(read(rep[0], &r, sizeof(r)), sizeof(r));
 		ck_assert_msg(r.code == code && r.pid == 0 && r.uid == 0 &&
 			      (code != SI_QUEUE || r.value == 50 + k),
@@ -462,13 +685,14 @@ START_TEST(test_siginfo_child_pidns)
 			      "value %d (want code %d, pid 0)", name[k], r.code,
 			      r.pid, r.uid, r.value, code);
 	}
+	ck_assert_int_eq(write(cmd[1], "q", 1), 1);
 	close_pair(&p);
 	close(mthr);
 	pt_reap(mid);
-	pt_close_all(rep[0], rep[1], mid_pipe[0], mid_pipe[1]);
+	pt_close_all(rep[0], rep[1], mid_pipe[0], mid_pipe[1], cmd[0], cmd[1]);
 }
 END_TEST
 
 PT_SUITE_MAIN_WITH(diff_main, TIMEOUT, "differential_signal",
-		   test_signal_errors, test_file_type, test_si_codes_self,
-		   test_siginfo_child_pidns)
+		   test_signal_errors, test_file_type, test_signal_policy,
+		   test_si_codes_self, test_siginfo_child_pidns)

@@ -52,6 +52,12 @@ static const struct difference {
 		"poll, then PIDFD_GET_INFO with PIDFD_INFO_EXIT after the reap",
 		"differences.md \"The file type\": kernel_waitid() is not exported",
 	},
+	[D_SIGNAL_POLICY] = {
+		"thread scope or a caller's siginfo, an active LSM that may tell signals apart and is not trusted (BPF-LSM on 6.1+ by default)",
+		"delivered (the kernel asks every LSM about the real signal)",
+		"EACCES, nothing delivered, one log line",
+		"differences.md \"Signals\" 1: the module can ask the LSMs about signal 0 only (security.md \"The signal policy\")",
+	},
 };
 
 void diff_asserted(enum diff_id d, const char *fmt, ...)

@@ -28,6 +28,7 @@ enum diff_id {
 	D_THREAD_POLL,
 	D_FILE_TYPE,
 	D_WAITID,
+	D_SIGNAL_POLICY,
 	D_NR
 };
 
