@@ -194,7 +194,8 @@ START_TEST(test_exit_status)
 					 mi.mask & (PIDFD_INFO_EXIT | PIDFD_INFO_CREDS));
 		} else if (i == 0) {
 			db_native_skipped("exit status after reap",
-					  "PIDFD_INFO_EXIT", "6.15");
+					  "PIDFD_INFO_EXIT",
+					  pt_kernel_has_info_exit());
 		}
 		if (diff_feat->get_info)
 			ck_assert_int_eq(CALL(db_get_info(DB_NATIVE, p.fd[0],
@@ -289,7 +290,8 @@ START_TEST(test_get_info)
 	} else {
 		ck_assert_int_eq(CALL(db_get_info(DB_NATIVE, p.fd[0], &ni, 0)),
 				 native_unknown_ioctl_errno());
-		db_native_skipped("PIDFD_GET_INFO", "PIDFD_GET_INFO", "6.13");
+		db_native_skipped("PIDFD_GET_INFO", "PIDFD_GET_INFO",
+				  pt_kernel_has_get_info());
 	}
 	close_pair(&p);
 	close_pair(&pt);

@@ -427,7 +427,8 @@ START_TEST(test_matrix)
 		db_native_skipped("permission matrix, native thread and "
 				  "process-group scope paths (module compared "
 				  "with tgkill/rt_tgsigqueueinfo/kill(-pgrp))",
-				  "PIDFD_THREAD, PIDFD_SIGNAL_*", "6.9");
+				  "PIDFD_THREAD, PIDFD_SIGNAL_*",
+				  pt_kernel_has_signal_scope());
 	fflush(stdout);
 }
 END_TEST
@@ -480,7 +481,8 @@ START_TEST(test_scope_overrides)
 
 		if (b == DB_NATIVE && (!diff_feat->signal_flags || !diff_feat->thread)) {
 			db_native_skipped("scope overrides", "PIDFD_THREAD, "
-					  "PIDFD_SIGNAL_*", "6.9");
+					  "PIDFD_SIGNAL_*",
+					  pt_kernel_has_signal_scope());
 			continue;
 		}
 		assert_override(&t, b, pp.fd[b], sig, PIDFD_SIGNAL_THREAD, 0,
@@ -516,16 +518,9 @@ START_TEST(test_landlock)
 	struct db_rep rep;
 	char why[256] = "";
 
-	if (diff_feat->landlock_abi < 6) {
-		ck_assert_msg(!pt_kernel_at_least(6, 12),
-			      "Landlock ABI %d on %d.%d", diff_feat->landlock_abi,
-			      diff_feat->kmajor, diff_feat->kminor);
-		printf("[differential] Landlock signal scope: NOT APPLICABLE on "
-		       "%d.%d (LANDLOCK_SCOPE_SIGNAL arrived in 6.12; ABI %d)\n",
-		       diff_feat->kmajor, diff_feat->kminor, diff_feat->landlock_abi);
-		fflush(stdout);
-		return;
-	}
+	/* LANDLOCK_SCOPE_SIGNAL: Landlock ABI 6 (6.12). */
+	PT_SKIP_UNLESS(diff_feat->landlock_abi >= 6, pt_landlock_abi() >= 6,
+		       "LANDLOCK_SCOPE_SIGNAL (Landlock ABI 6)");
 	start_target(&out, &targets[0], false);
 	ck_assert_int_eq(db_target_prepare(&in), 0);
 	db_spawnable[0] = &in;
@@ -559,7 +554,8 @@ START_TEST(test_landlock)
 		run_cell(&c, sigs, sizeof(sigs) / sizeof(sigs[0]));
 		if (c.skipped_native)
 			db_native_skipped("Landlock, native thread/pgrp paths",
-					  "PIDFD_SIGNAL_*", "6.9");
+					  "PIDFD_SIGNAL_*",
+					  pt_kernel_has_signal_scope());
 		printf("[differential] Landlock scope, %s: %d sends checked, "
 		       "every path %s\n", c.target_name, c.checked,
 		       inside ? "allowed" : "refused (EPERM) as kill(2)");

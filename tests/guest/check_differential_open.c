@@ -182,7 +182,8 @@ START_TEST(test_open_flags)
 			      pt_errname(p.err[0]));
 		ck_assert_msg(p.fd[1] >= 0, "module PIDFD_THREAD: %s",
 			      pt_errname(p.err[1]));
-		db_native_skipped("open PIDFD_THREAD", "PIDFD_THREAD", "6.9");
+		db_native_skipped("open PIDFD_THREAD", "PIDFD_THREAD",
+				  pt_kernel_has_pidfd_thread());
 	}
 	ck_assert_int_eq(fcntl(p.fd[1], F_GETFL) & FL_MASK, O_RDWR | O_EXCL);
 	close_pair(&p);
@@ -295,7 +296,8 @@ START_TEST(test_open_thread_id)
 			ck_assert_int_eq(CALL(db_send(b, pt.fd[b], SIGUSR1, NULL,
 						      0)), ESRCH);
 	if (!diff_feat->thread) {
-		db_native_skipped("thread pidfd poll", "PIDFD_THREAD", "6.9");
+		db_native_skipped("thread pidfd poll", "PIDFD_THREAD",
+				  pt_kernel_has_pidfd_thread());
 		diff_asserted(D_THREAD_POLL, "module POLLIN|POLLHUP after the "
 			      "thread's release");
 	}

@@ -102,7 +102,7 @@ START_TEST(test_signal_errors)
 			ck_assert_msg(rn == EINVAL, "native flags before 6.9: %s",
 				      pt_errname(rn));
 			db_native_skipped("signal scope flags", "PIDFD_SIGNAL_*",
-					  "6.9");
+					  pt_kernel_has_signal_scope());
 		}
 	}
 
@@ -340,7 +340,8 @@ START_TEST(test_signal_policy)
 	}
 	if (!diff_feat->signal_flags)
 		db_native_skipped("the signal policy's thread paths",
-				  "PIDFD_THREAD, PIDFD_SIGNAL_*", "6.9");
+				  "PIDFD_THREAD, PIDFD_SIGNAL_*",
+				  pt_kernel_has_signal_scope());
 	if (refuses)
 		diff_asserted(D_SIGNAL_POLICY, "%d module sends refused, the "
 			      "kernel's delivered; kill(2)'s paths delivered by "
@@ -547,7 +548,8 @@ START_TEST(test_si_codes_self)
 	}
 	if (!diff_feat->signal_flags)
 		db_native_skipped("si_code classes to self, thread and "
-				  "process-group scope", "PIDFD_SIGNAL_*", "6.9");
+				  "process-group scope", "PIDFD_SIGNAL_*",
+				  pt_kernel_has_signal_scope());
 	if (refuses)
 		diff_asserted(D_SIGNAL_POLICY, "to self, every si_code: module "
 			      "process and thread scope EACCES, nothing pending; "

@@ -219,16 +219,14 @@ const struct db_features *db_features(void)
 	return f;
 }
 
-void db_native_skipped(const char *what, const char *feature,
-		       const char *since)
+void db_native_skipped_in(const char *test, const char *what,
+			  const char *feature, bool has)
 {
-	const struct db_features *f = db_features();
-
-	printf("[differential] %s: native comparison SKIPPED on %d.%d: %s "
-	       "arrived in %s; module checked against the documented "
-	       "upstream outcome\n", what, f->kmajor, f->kminor, feature,
-	       since);
-	fflush(stdout);
+	ck_assert_msg(!has, "%s: native comparison skipped, but this kernel "
+		      "has %s", what, feature);
+	pt_skip_line(test, "native half of %s: this kernel has no %s; the "
+		     "module checked against upstream's documented outcome",
+		     what, feature);
 }
 
 /* ---- credentials --------------------------------------------------- */

@@ -47,11 +47,15 @@ struct db_features {
 const struct db_features *db_features(void);
 
 /*
- * Says (on stdout) that the native half of @what was not compared on this
- * kernel because the feature arrived in upstream @since. Never silent.
+ * The native half of @what could not be compared: this kernel lacks
+ * @feature. Prints the counted "SKIP <test>: ..." line (check_glue.h) and
+ * goes on with the module's half; fails the test instead if @has, the
+ * run-time probe of that feature (pt_kernel.h), says the kernel has it.
  */
-void db_native_skipped(const char *what, const char *feature,
-		       const char *since);
+#define db_native_skipped(what, feature, has) \
+	db_native_skipped_in(__func__, (what), (feature), (has))
+void db_native_skipped_in(const char *test, const char *what,
+			  const char *feature, bool has);
 
 /* ---- the two backends ---------------------------------------------- */
 
