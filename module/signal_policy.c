@@ -111,6 +111,28 @@ static ssize_t read_via_user_page(struct file *file, char *buf, size_t size)
 }
 
 /*
+ * Up to @size bytes of @file from its start. kernel_read() takes a file
+ * with ->read_iter and no ->read; one with ->read only is read through a
+ * user page; one with neither cannot be read (-EINVAL).
+ */
+static ssize_t read_lsm_file(struct file *file, char *buf, size_t size)
+{
+	ssize_t len = 0, n;
+	loff_t pos = 0;
+
+	if (file->f_op->read)
+		return read_via_user_page(file, buf, size);
+	if (!file->f_op->read_iter)
+		return -EINVAL;
+	do {
+		n = kernel_read(file, buf + len, size - len, &pos);
+		if (n > 0)
+			len += n;
+	} while (n > 0 && len < size);
+	return n < 0 ? n : len;
+}
+
+/*
  * The active LSMs, comma separated, in hook order. Through a securityfs
  * mount of our own, on which nobody can mount anything.
  */
@@ -136,7 +158,7 @@ static int read_lsm_list(char *buf, size_t size)
 		len = PTR_ERR(file);
 	} else {
 		/* size - 1: room for the NUL, and a way to tell it was cut. */
-		len = read_via_user_page(file, buf, size - 1);
+		len = read_lsm_file(file, buf, size - 1);
 		fput(file);
 	}
 	kern_unmount(mnt);
