@@ -75,6 +75,50 @@ static bool task_has_namespaces(struct pid *pid)
 	return has;
 }
 
+/* open_related_ns()'s getter: one more reference to a pid namespace. */
+static struct ns_common *pid_ns_get_ref(struct ns_common *ns)
+{
+	get_pid_ns(container_of(ns, struct pid_namespace, ns));
+	return ns;
+}
+
+/*
+ * procfs before 7.x shows no ns/pid_for_children link while that
+ * namespace has no init yet (unshare(CLONE_NEWPID) before the first
+ * fork): it answers ENOENT, after its ptrace check. Upstream's ioctl gives
+ * the namespace. The caller's right to it is that same check, which
+ * procfs runs for ns/pid of the same directory @dir: if that link opens
+ * for the caller, the namespace is taken from @pid's task and opened as
+ * nsfs opens it (open_related_ns(): O_RDONLY, close-on-exec, the LSMs'
+ * file_open). Return: the new fd, or a negative errno.
+ */
+static int open_pid_ns_for_children(const struct path *dir, struct pid *pid)
+{
+	struct pid_namespace *ns = NULL;
+	struct task_struct *task;
+	struct file *check;
+	int fd;
+
+	check = pidfd_file_open_root(dir, "ns/pid", O_RDONLY);
+	if (IS_ERR(check))
+		return PTR_ERR(check);
+	fput(check);
+
+	task = get_pid_task(pid, PIDTYPE_PID);
+	if (!task)
+		return -ESRCH;
+	task_lock(task);
+	if (task->nsproxy)
+		ns = get_pid_ns(task->nsproxy->pid_ns_for_children);
+	task_unlock(task);
+	put_task_struct(task);
+	if (!ns)
+		return -ESRCH;	/* exited: its namespaces are gone */
+	fd = open_related_ns(&ns->ns, pid_ns_get_ref);
+	put_pid_ns(ns);
+	return fd;
+}
+
 /* The namespace ioctl @cmd is, or NULL. */
 static const struct ns_link *ns_link_of(unsigned int cmd)
 {
@@ -125,6 +169,16 @@ long pidfd_get_namespace(struct file *file, unsigned int cmd,
 		return PTR_ERR(dir);
 	/* Our own instance: no mount can be on the way, the link is meant. */
 	nsfile = pidfd_file_open_root(&dir->f_path, link->path, O_RDONLY);
+	if (PTR_ERR_OR_ZERO(nsfile) == -ENOENT &&
+	    cmd == PIDFD_GET_PID_FOR_CHILDREN_NAMESPACE &&
+	    task_has_namespaces(pid)) {
+		/* A pid namespace without an init yet (before 7.x). */
+		fd = open_pid_ns_for_children(&dir->f_path, pid);
+		fput(dir);
+		if (fd == -EACCES && !pid_has_task(pid, PIDTYPE_PID))
+			return -ESRCH;
+		return fd;
+	}
 	fput(dir);
 	if (IS_ERR(nsfile)) {
 		/* procfs's ptrace check answers EACCES for a reaped task. */
@@ -134,12 +188,14 @@ long pidfd_get_namespace(struct file *file, unsigned int cmd,
 			return PTR_ERR(nsfile);
 		/*
 		 * Every name on the way exists for a live process and a
-		 * configured type: ENOENT means the task has dropped its
-		 * namespaces (upstream: no nsproxy, ESRCH), or else procfs
-		 * could not allocate an inode, which it reports as ENOENT.
+		 * configured type (pid_for_children: above): ENOENT means the
+		 * task has dropped its namespaces (upstream: no nsproxy,
+		 * ESRCH), or else procfs could not allocate an inode, which
+		 * it reports as ENOENT.
 		 */
 		return task_has_namespaces(pid) ? -ENOMEM : -ESRCH;
 	}
+
 	/* procfs shows an exited task's user and pid namespaces; upstream not. */
 	if (!task_has_namespaces(pid)) {
 		fput(nsfile);
