@@ -50,7 +50,11 @@ static struct miscdevice pidfd_miscdev = {
 	.mode	= 0666,
 };
 
-/* Read-only counters that let tests prove nothing leaks. */
+/*
+ * Counters that let tests and administrators prove nothing leaks. Root
+ * only: they are system-wide, and other users could watch through them
+ * how many pidfds other containers hold, and when (issue 39).
+ */
 static int get_atomic(char *buffer, const struct kernel_param *kp)
 {
 	return sysfs_emit(buffer, "%d\n", atomic_read(kp->arg));
@@ -60,9 +64,9 @@ static const struct kernel_param_ops counter_ops = {
 	.get = get_atomic,
 };
 
-module_param_cb(live_pidfds, &counter_ops, &pidfd_live_files, 0444);
+module_param_cb(live_pidfds, &counter_ops, &pidfd_live_files, 0400);
 MODULE_PARM_DESC(live_pidfds, "Number of open pidfds");
-module_param_cb(live_pids, &counter_ops, &pidfd_live_targets, 0444);
+module_param_cb(live_pids, &counter_ops, &pidfd_live_targets, 0400);
 MODULE_PARM_DESC(live_pids, "Number of struct pids pinned by open pidfds");
 
 static int __init pidfd_init(void)

@@ -9,6 +9,7 @@
  *   as the kernel's own ioctl gives it (procfs before 7.x answers ENOENT
  *   for that link; the module said ENOMEM), proved by its inode against
  *   the link once the namespace has an init; never past the ptrace check.
+ * - live_pidfds and live_pids: readable by root only (mode 0400).
  */
 #include "pidfd_test.h"
 
@@ -247,6 +248,44 @@ START_TEST(pid_for_children_other_user)
 }
 END_TEST
 
+/* ---- the module's counters ---- */
+
+static int counters_unreadable(void *arg __attribute__((unused)))
+{
+	static const char *const counters[] = { PT_LIVE_PIDFDS, PT_LIVE_PIDS };
+	unsigned int i;
+	int fd;
+
+	become_hostile();
+	PT_CHECK(unshare(CLONE_NEWPID) == 0, "unshare(CLONE_NEWPID): %m");
+	for (i = 0; i < 2; i++) {
+		errno = 0;
+		fd = open(counters[i], O_RDONLY | O_CLOEXEC);
+		PT_CHECK(fd < 0 && errno == EACCES, "open %s as uid 65534: %s",
+			 counters[i], fd >= 0 ? "opened" : pt_errname(errno));
+	}
+	return 0;
+}
+
+START_TEST(counters_root_only)
+{
+	static const char *const counters[] = { PT_LIVE_PIDFDS, PT_LIVE_PIDS };
+	struct stat st;
+	unsigned int i;
+	long v;
+
+	for (i = 0; i < 2; i++) {
+		ck_assert_ok(stat(counters[i], &st));
+		ck_assert_msg((st.st_mode & 07777) == 0400, "%s: mode %o",
+			      counters[i], st.st_mode & 07777);
+		ck_assert_msg(st.st_uid == 0, "%s: owner %u", counters[i],
+			      st.st_uid);
+		ck_assert_ok(pt_read_long(counters[i], &v));
+	}
+	pt_assert_child(counters_unreadable, NULL);
+}
+END_TEST
+
 PT_SUITE_MAIN("review39", pid_for_children_before_fork,
 	      pid_for_children_thread_before_fork,
-	      pid_for_children_other_user)
+	      pid_for_children_other_user, counters_root_only)
