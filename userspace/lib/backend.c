@@ -30,7 +30,7 @@
 #define BACKEND_UNSET	-1
 #define BACKEND_INVALID	-2
 
-static int chosen_backend = BACKEND_UNSET;
+int libpidfd_priv_chosen_backend = BACKEND_UNSET;
 
 int libpidfd_priv_backend_named(const char *name)
 {
@@ -62,39 +62,28 @@ int libpidfd_set_backend(int backend)
 		errno = EINVAL;
 		return -1;
 	}
-	__atomic_store_n(&chosen_backend, backend, __ATOMIC_RELAXED);
+	__atomic_store_n(&libpidfd_priv_chosen_backend, backend, __ATOMIC_RELAXED);
 	return 0;
 }
 
 int libpidfd_get_backend(void)
 {
-	int backend = __atomic_load_n(&chosen_backend, __ATOMIC_RELAXED);
+	int backend = __atomic_load_n(&libpidfd_priv_chosen_backend, __ATOMIC_RELAXED);
 
 	if (backend == BACKEND_UNSET) {
 		int from_env = backend_from_env();
 
 		/* Racing first users compute the same value. */
-		__atomic_compare_exchange_n(&chosen_backend, &backend, from_env,
+		__atomic_compare_exchange_n(&libpidfd_priv_chosen_backend, &backend, from_env,
 					    false, __ATOMIC_RELAXED,
 					    __ATOMIC_RELAXED);
-		backend = __atomic_load_n(&chosen_backend, __ATOMIC_RELAXED);
+		backend = __atomic_load_n(&libpidfd_priv_chosen_backend, __ATOMIC_RELAXED);
 	}
 	if (backend == BACKEND_INVALID) {
 		errno = EINVAL;
 		return -1;
 	}
 	return backend;
-}
-
-int libpidfd_priv_sys_pidfd_open(pid_t pid, unsigned int flags)
-{
-	return (int)syscall(SYS_pidfd_open, pid, flags);
-}
-
-int libpidfd_priv_sys_send_signal(int pidfd, int sig, const siginfo_t *info,
-				  unsigned int flags)
-{
-	return (int)syscall(SYS_pidfd_send_signal, pidfd, sig, info, flags);
 }
 
 static struct libpidfd_native native;

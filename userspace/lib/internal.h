@@ -12,8 +12,12 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
+#include <unistd.h>
 #include <linux/types.h>
+
+#include "libpidfd.h"
 
 /* Hidden from the shared library's dynamic symbol table. */
 #define LIBPIDFD_PRIVATE __attribute__((visibility("hidden")))
@@ -73,14 +77,33 @@ LIBPIDFD_PRIVATE const struct libpidfd_native *libpidfd_priv_native(void);
  */
 LIBPIDFD_PRIVATE int libpidfd_priv_kernel_pidfd(int fd);
 
+/* The chosen backend; negative until LIBPIDFD_BACKEND is read, or bad. */
+extern LIBPIDFD_PRIVATE int libpidfd_priv_chosen_backend;
+
+/* libpidfd_get_backend() without a call once the backend is known. */
+static inline int libpidfd_priv_backend(void)
+{
+	int backend = __atomic_load_n(&libpidfd_priv_chosen_backend,
+				      __ATOMIC_RELAXED);
+
+	return backend >= 0 ? backend : libpidfd_get_backend();
+}
+
 /* LIBPIDFD_BACKEND_* for "auto", "native", "module"; -1 otherwise. */
 LIBPIDFD_PRIVATE int libpidfd_priv_backend_named(const char *name);
 
-LIBPIDFD_PRIVATE int libpidfd_priv_sys_pidfd_open(pid_t pid,
-						  unsigned int flags);
-LIBPIDFD_PRIVATE int libpidfd_priv_sys_send_signal(int pidfd, int sig,
-						   const siginfo_t *info,
-						   unsigned int flags);
+/* The kernel's calls, made as they are (inline: no call around them). */
+static inline int libpidfd_priv_sys_pidfd_open(pid_t pid, unsigned int flags)
+{
+	return (int)syscall(SYS_pidfd_open, pid, flags);
+}
+
+static inline int libpidfd_priv_sys_send_signal(int pidfd, int sig,
+						const siginfo_t *info,
+						unsigned int flags)
+{
+	return (int)syscall(SYS_pidfd_send_signal, pidfd, sig, info, flags);
+}
 
 static inline bool libpidfd_priv_is_self(int pidfd)
 {

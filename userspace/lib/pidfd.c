@@ -173,46 +173,69 @@ static int send_signal_slow(int pidfd, int sig, const siginfo_t *info,
 	return ret;
 }
 
-int libpidfd_send_signal(int pidfd, int sig, const siginfo_t *info,
-			 unsigned int flags)
+/*
+ * libpidfd_send_signal() past its first try: @tried if the kernel's call
+ * was made without flags and refused (errno says how).
+ */
+static int __attribute__((noinline))
+send_signal_rest(int pidfd, int sig, const siginfo_t *info,
+		 unsigned int flags, bool tried)
 {
 	int backend, ret, err;
 
-	/*
-	 * Flags every kernel refuses, refused first as the kernel does,
-	 * whichever side serves the call: unknown ones, more than one scope.
-	 */
-	if ((flags & ~SIGNAL_SCOPES) || (flags & (flags - 1))) {
-		errno = EINVAL;
-		return -1;
-	}
-	backend = libpidfd_get_backend();
-	if (backend < 0)
-		return -1;
-	if (libpidfd_priv_is_self(pidfd))
-		return send_signal_slow(pidfd, sig, info, flags);
-	if (backend != LIBPIDFD_BACKEND_MODULE &&
-	    (!flags || libpidfd_priv_kernel()->signal_scope)) {
-		ret = libpidfd_priv_sys_send_signal(pidfd, sig, info, flags);
-		if (ret == 0 || (errno != EBADF && errno != EINVAL)) {
-			if (ret < 0 && errno == ENOSYS)
-				return send_signal_slow(pidfd, sig, info,
-							flags);
-			return ret;
+	if (!tried) {
+		/*
+		 * Flags every kernel refuses, refused first as the kernel
+		 * does, whichever side serves the call: unknown ones, more
+		 * than one scope.
+		 */
+		if ((flags & ~SIGNAL_SCOPES) || (flags & (flags - 1))) {
+			errno = EINVAL;
+			return -1;
 		}
-		/* A module pidfd, or the kernel's answer stands. */
-		err = errno;
-		ret = module_send_signal(pidfd, sig, info, flags);
-		if (ret == 0 || errno != ENOTTY)
-			return ret;
-		errno = err;
-		return -1;
+		backend = libpidfd_get_backend();
+		if (backend < 0)
+			return -1;
+		if (libpidfd_priv_is_self(pidfd))
+			return send_signal_slow(pidfd, sig, info, flags);
+		if (backend == LIBPIDFD_BACKEND_MODULE ||
+		    !libpidfd_priv_kernel()->signal_scope) {
+			/* The module first: the kernel cannot serve these. */
+			ret = module_send_signal(pidfd, sig, info, flags);
+			if (ret == 0 || errno != ENOTTY)
+				return ret;
+			return send_signal_slow(pidfd, sig, info, flags);
+		}
+		ret = libpidfd_priv_sys_send_signal(pidfd, sig, info, flags);
+		if (ret == 0)
+			return 0;
 	}
-	/* The module's pidfds first: the kernel cannot serve these. */
+	if (errno == ENOSYS)
+		return send_signal_slow(pidfd, sig, info, flags);
+	if (errno != EBADF && errno != EINVAL)
+		return -1;
+	/* A module pidfd, or the kernel's answer stands. */
+	err = errno;
 	ret = module_send_signal(pidfd, sig, info, flags);
 	if (ret == 0 || errno != ENOTTY)
 		return ret;
-	return send_signal_slow(pidfd, sig, info, flags);
+	errno = err;
+	return -1;
+}
+
+int libpidfd_send_signal(int pidfd, int sig, const siginfo_t *info,
+			 unsigned int flags)
+{
+	int backend = libpidfd_priv_backend();
+
+	/* The steady state: the kernel's call, and nothing around it. */
+	if (!flags && backend >= 0 && backend != LIBPIDFD_BACKEND_MODULE &&
+	    !libpidfd_priv_is_self(pidfd)) {
+		if (libpidfd_priv_sys_send_signal(pidfd, sig, info, 0) == 0)
+			return 0;
+		return send_signal_rest(pidfd, sig, info, 0, true);
+	}
+	return send_signal_rest(pidfd, sig, info, flags, false);
 }
 
 /*
@@ -295,31 +318,54 @@ int libpidfd_open_procdir(int pidfd)
  * it is converted to a module pidfd; from anything else ENOTTY is the
  * answer, as the kernel's.
  */
-static int pidfd_ioctl(int pidfd, unsigned long cmd, void *arg,
-		       bool native_can)
+enum kernel_has { HAS_INFO, HAS_NAMESPACES };
+
+static bool kernel_has(enum kernel_has what)
+{
+	const struct libpidfd_native *native = libpidfd_priv_kernel();
+
+	return what == HAS_INFO ? native->info : native->namespaces;
+}
+
+/* pidfd_ioctl() past the first try (@tried: refused with ENOTTY). */
+static int __attribute__((noinline))
+pidfd_ioctl_rest(int pidfd, unsigned long cmd, void *arg,
+		 enum kernel_has what, bool tried)
 {
 	struct libpidfd_held held;
 	int backend = libpidfd_get_backend();
+	bool native_can;
 	int ret;
 
 	if (backend < 0)
 		return -1;
-	if (!libpidfd_priv_is_self(pidfd) &&
-	    backend != LIBPIDFD_BACKEND_MODULE) {
-		ret = ioctl(pidfd, cmd, arg);
-		if (ret >= 0 || errno != ENOTTY)
-			return ret;
-		if (backend == LIBPIDFD_BACKEND_NATIVE || native_can ||
-		    libpidfd_priv_kernel_pidfd(pidfd) == 0) {
-			errno = ENOTTY;
-			return -1;
-		}
+	native_can = kernel_has(what);
+	if (tried && (backend == LIBPIDFD_BACKEND_NATIVE || native_can ||
+		      libpidfd_priv_kernel_pidfd(pidfd) == 0)) {
+		errno = ENOTTY;
+		return -1;
 	}
 	if (libpidfd_priv_take(pidfd, native_can, &held) < 0)
 		return ioctl_refused(pidfd);
 	ret = ioctl(held.fd, cmd, arg);
 	libpidfd_priv_release(&held);
 	return ret;
+}
+
+static inline int pidfd_ioctl(int pidfd, unsigned long cmd, void *arg,
+			      enum kernel_has what)
+{
+	int backend = libpidfd_priv_backend();
+	int ret;
+
+	if (backend >= 0 && backend != LIBPIDFD_BACKEND_MODULE &&
+	    !libpidfd_priv_is_self(pidfd)) {
+		ret = ioctl(pidfd, cmd, arg);
+		if (ret >= 0 || errno != ENOTTY)
+			return ret;
+		return pidfd_ioctl_rest(pidfd, cmd, arg, what, true);
+	}
+	return pidfd_ioctl_rest(pidfd, cmd, arg, what, false);
 }
 
 /* What libpidfd_get_namespace() says to a command that is not one. */
@@ -336,8 +382,7 @@ int libpidfd_get_namespace(int pidfd, unsigned int cmd)
 		return -1;
 	}
 	/* Same command on both kinds: the module took upstream's numbers. */
-	return pidfd_ioctl(pidfd, cmd, NULL,
-			   libpidfd_priv_kernel()->namespaces);
+	return pidfd_ioctl(pidfd, cmd, NULL, HAS_NAMESPACES);
 }
 
 /* The ioctl's size field is 14 bits wide. */
@@ -359,7 +404,7 @@ int libpidfd_get_info(int pidfd, struct pidfd_info *info, size_t size)
 	return pidfd_ioctl(pidfd, _IOC(_IOC_READ | _IOC_WRITE,
 				       _IOC_TYPE(PIDFD_GET_INFO),
 				       _IOC_NR(PIDFD_GET_INFO), size),
-			   info, libpidfd_priv_kernel()->info);
+			   info, HAS_INFO);
 }
 
 static int poll_exit(int pidfd, int timeout_ms);

@@ -52,7 +52,12 @@ static int waitid_by_number(int pidfd, siginfo_t *info, int options)
 	return waitid(P_PID, (id_t)nr, info, options);
 }
 
-int libpidfd_waitid(int pidfd, siginfo_t *info, int options)
+/*
+ * libpidfd_waitid() past its first try: @tried if waitid(P_PIDFD) was
+ * made on the fd and refused (errno says how).
+ */
+static int __attribute__((noinline))
+waitid_rest(int pidfd, siginfo_t *info, int options, bool tried)
 {
 	const struct libpidfd_native *native = libpidfd_priv_kernel();
 	int backend = libpidfd_get_backend();
@@ -61,26 +66,35 @@ int libpidfd_waitid(int pidfd, siginfo_t *info, int options)
 
 	if (backend < 0)
 		return -1;
-	if (!info) {
-		errno = EFAULT;
-		return -1;
-	}
-	if (libpidfd_priv_is_self(pidfd)) {
-		/* We are nobody's child of our own. */
-		errno = ECHILD;
-		return -1;
-	}
-	if (pidfd < 0) {
-		/* As waitid(P_PIDFD) says to a negative id, on every route. */
-		errno = EINVAL;
-		return -1;
-	}
-	if (backend == LIBPIDFD_BACKEND_MODULE || !native->waitid)
+	if (tried && errno == EINVAL) {
+		/* The kernel's answer, unless it has no P_PIDFD. */
+		if (native->waitid)
+			return -1;
 		return waitid_by_number(pidfd, info, options);
-	/* The kernel's call on the fd as it is; EBADF for a module pidfd. */
-	ret = waitid(P_PIDFD, (id_t)pidfd, info, options);
-	if (ret == 0 || errno != EBADF)
-		return ret;
+	}
+	if (!tried) {
+		if (!info) {
+			errno = EFAULT;
+			return -1;
+		}
+		if (libpidfd_priv_is_self(pidfd)) {
+			/* We are nobody's child of our own. */
+			errno = ECHILD;
+			return -1;
+		}
+		if (pidfd < 0) {
+			/* As waitid(P_PIDFD) says to a negative id. */
+			errno = EINVAL;
+			return -1;
+		}
+		if (backend == LIBPIDFD_BACKEND_MODULE || !native->waitid)
+			return waitid_by_number(pidfd, info, options);
+		/* The kernel's call on the fd as it is. */
+		ret = waitid(P_PIDFD, (id_t)pidfd, info, options);
+		if (ret == 0 || errno != EBADF)
+			return ret;
+	}
+	/* EBADF: a module pidfd (converted), or no pidfd at all. */
 	if (libpidfd_priv_hold(pidfd, LIBPIDFD_BACKEND_NATIVE, &held) < 0) {
 		if (errno == ESRCH)
 			errno = ECHILD;
@@ -89,4 +103,20 @@ int libpidfd_waitid(int pidfd, siginfo_t *info, int options)
 	ret = waitid(P_PIDFD, (id_t)held.fd, info, options);
 	libpidfd_priv_release(&held);
 	return ret;
+}
+
+int libpidfd_waitid(int pidfd, siginfo_t *info, int options)
+{
+	int backend = libpidfd_priv_backend();
+	int ret;
+
+	/* The steady state: the kernel's call on the fd as it is. */
+	if (info && pidfd >= 0 && backend >= 0 &&
+	    backend != LIBPIDFD_BACKEND_MODULE) {
+		ret = waitid(P_PIDFD, (id_t)pidfd, info, options);
+		if (ret == 0 || (errno != EBADF && errno != EINVAL))
+			return ret;
+		return waitid_rest(pidfd, info, options, true);
+	}
+	return waitid_rest(pidfd, info, options, false);
 }
