@@ -464,9 +464,9 @@ static int bench(void)
 {
 	const char *mode = getenv("PIDFD_BENCH_MODE");
 	bool short_mode = mode && !strcmp(mode, "short");
-	int rounds = short_mode ? 3 : 7, n = short_mode ? 50 : 1000;
+	int rounds = short_mode ? 3 : 15, n = short_mode ? 50 : 300;
 	struct pidfd_info info = { .mask = PIDFD_INFO_PID };
-	double v[NSIDES][16];
+	double v[NSIDES][15];
 	struct target t;
 	pid_t zombie;
 	int k, c, r, s, self, ns;
@@ -497,8 +497,8 @@ static int bench(void)
 	waitid(P_PID, (id_t)zombie, &(siginfo_t){ 0 }, WEXITED | WNOWAIT);
 	ak = auto_kind();
 
-	printf("libpidfd-cost: %s mode, %d rounds of %d calls, median per call "
-	       "(ns; instructions under ICOUNT=1)\n",
+	printf("libpidfd-cost: %s mode, %d rounds of %d calls, the least per "
+	       "call of any round (ns; instructions under ICOUNT=1)\n",
 	       short_mode ? "short" : "full", rounds, n);
 	printf("libpidfd-cost: auto makes %s pidfds here\n", kind_names[ak]);
 	printf("libpidfd-cost: %-34s %-7s %9s %9s %7s %11s %7s\n", "call",
@@ -529,10 +529,16 @@ static int bench(void)
 						       &t, n);
 			}
 		}
+		/*
+		 * The least seen: interference only adds work (7.2 under
+		 * icount has stretches where every system call costs about
+		 * 2 100 instructions more, whatever makes it: see
+		 * docs/performance.md), and the calls are deterministic.
+		 */
 		for (s = 0; s < NSIDES; s++) {
 			qsort(v[s], (size_t)rounds, sizeof(double),
 			      cmp_double);
-			med[s] = v[s][rounds / 2];
+			med[s] = v[s][0];
 		}
 		if (!raw_ok) {
 			printf("libpidfd-cost: %-34s %-7s %9.0f %9s %7s %11s %7s\n",
