@@ -190,7 +190,11 @@ START_TEST(getpid_eremote)
 			_exit(NO_NAMESPACES);
 		inner = fork();
 		if (inner == 0) {
-			if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+			/*
+			 * /proc, not /: in a chroot / is no mount point; only
+			 * the new procfs must not propagate.
+			 */
+			if (mount(NULL, "/proc", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
 			    mount("proc", "/proc", "proc", 0, NULL) < 0)
 				_exit(NO_NAMESPACES);
 			errno = 0;
