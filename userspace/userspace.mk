@@ -41,7 +41,7 @@ $(BUILD)/host/pidfdctl/%.o: userspace/pidfdctl/%.c $(wildcard userspace/pidfdctl
 $(BUILD)/host/check_pidfdctl_args: tests/unit/check_pidfdctl_args.c $(TOOL_OBJS_NOMAIN) $(BUILD)/libpidfd.a $(BUILD)/pidfdctl
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -Werror -Iuserspace/pidfdctl \
-		-DPIDFDCTL_BINARY='"$(CURDIR)/$(BUILD)/pidfdctl"' -o $@ $< \
+		-DPIDFDCTL_BINARY='"$(abspath $(BUILD))/pidfdctl"' -o $@ $< \
 		$(TOOL_OBJS_NOMAIN) $(BUILD)/libpidfd.a $(CHECK_LIBS)
 
 # Guest suites that run pidfdctl find it through $$PIDFDCTL (default
@@ -88,6 +88,6 @@ uninstall-userspace:
 # library through pkg-config (shared and static), check the symbol
 # versions, the man pages, and that uninstall leaves nothing behind.
 check-install: $(BUILD)/pidfdctl $(BUILD)/libpidfd.a $(BUILD)/libpidfd.so
-	tests/unit/install-test.sh "$(CURDIR)/$(BUILD)/install-test"
+	tests/unit/install-test.sh "$(abspath $(BUILD))/install-test"
 
 check-unit: check-install
