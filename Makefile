@@ -96,7 +96,7 @@ GUEST_PROGS := $(if $(wildcard examples/demo.c),$(GUEST)/pidfd-demo) \
 DEBUG_TESTS := $(patsubst tests/debug/%.c,$(BUILD)/debug/%,$(wildcard tests/debug/check_*.c))
 HARNESS_PROGS := $(patsubst tests/harness/%.c,$(BUILD)/harness/%,$(wildcard tests/harness/check_*.c))
 
-.PHONY: bench check-bench all module userspace check check-unit check-vm check-matrix check-debug check-dkms check-packages check-harness demo clean guest lint
+.PHONY: bench check-bench all module userspace check check-releases check-unit check-vm check-matrix check-debug check-dkms check-packages check-harness demo clean guest lint
 # A machine without the kernel's headers still gets libpidfd and pidfdctl
 # from `make` and `make install` (kernels with native pidfds need no
 # module); `make module` and `make install-module` say what is missing.
@@ -217,6 +217,24 @@ ifneq ($(filter $(AMD64_ONLY_GOALS),$(MAKECMDGOALS)),)
 $(error $(filter $(AMD64_ONLY_GOALS),$(MAKECMDGOALS)) run on amd64 only, not with ARCH=arm64)
 endif
 endif
+
+# The userspace as each Debian release we serve builds it: in a chroot of
+# that release (vm/chroot userspace: its gcc, glibc and Check; as root),
+# with the host unit tests run there. Bullseye's also builds the programs
+# that test 5.10 with the userspace a 5.10 user has (vm/check takes them
+# from $(BUILD)/release-bullseye/guest for that kernel).
+RELEASES ?= bullseye bookworm trixie sid
+RELEASE_GUEST_PROGS := pidfdctl check_libpidfd check_native_libpidfd check_pidfdctl \
+	check_native_pidfdctl check_backends check_seed_example \
+	check_differential_open check_differential_signal check_differential_exit \
+	check_differential_matrix
+check-releases:
+	@set -e; for r in $(RELEASES); do \
+		out=$(abspath $(BUILD))/release-$$r; \
+		progs=; [ $$r != bullseye ] || progs="$(addprefix $$out/guest/,$(RELEASE_GUEST_PROGS))"; \
+		echo "== the userspace on $$r"; \
+		vm/chroot userspace $$r $(CURDIR) $$out check-unit $$progs; \
+	done
 
 check-unit: $(UNIT_TESTS)
 	@set -e; for t in $(UNIT_TESTS) tests/unit/mirror-test.sh; do echo "== $$t"; $$t; done
