@@ -191,6 +191,24 @@ struct file *pidfd_open_procdir(struct pid *pid, const struct path *root)
 
 	for (attempt = 1; ; attempt++) {
 		dir = pidfd_proc_open_dir(root, name);
+		/*
+		 * task/ proves the directory's process, not its thread: a
+		 * dentry that a lookup racing execve() from an earlier thread
+		 * numbered @nr bound to the process's own pid passes for a
+		 * later thread @nr of the same process. Where dentries may be
+		 * dropped, a thread's is looked up anew, after @nr was seen
+		 * naming @pid: procfs binds the new one to @pid, or, if @pid's
+		 * thread execs meanwhile, to the process's pid while @pid's
+		 * task is the exiting old leader, which has no namespaces left
+		 * (nsfd.c answers ESRCH). In a caller's procfs identity holds
+		 * per process (docs/abi.md).
+		 */
+		if (unreachable && !IS_ERR(dir) &&
+		    !pid_has_task(pid, PIDTYPE_TGID)) {
+			d_invalidate(dir->f_path.dentry);
+			fput(dir);
+			dir = pidfd_proc_open_dir(root, name);
+		}
 		if (IS_ERR(dir)) {
 			err = PTR_ERR(dir);
 		} else {
