@@ -831,13 +831,13 @@ START_TEST(get_namespace)
 	/* Never passed on: PIDFD_GET_INFO, a number past the ten, 0. */
 	errno = 0;
 	ck_assert_int_eq(libpidfd_get_namespace(fd, PIDFD_GET_INFO), -1);
-	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_int_eq(errno, ENOTTY);
 	errno = 0;
 	ck_assert_int_eq(libpidfd_get_namespace(fd, _IO(PIDFS_IOCTL_MAGIC, 11)), -1);
-	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_int_eq(errno, ENOTTY);
 	errno = 0;
 	ck_assert_int_eq(libpidfd_get_namespace(fd, 0), -1);
-	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_int_eq(errno, ENOTTY);
 
 	kill(pid, SIGKILL);
 	reap(pid, &status);

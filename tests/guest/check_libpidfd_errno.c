@@ -11,8 +11,10 @@
  * Found wrong in the library before issue 34 (these rows failed):
  * get_info, exit_status and get_namespace on a pipe or a /proc directory
  * (EBADF, where the ioctl says ENOTTY); wait_exit on a pipe with data or
- * a /proc directory ("exited"); waitid(-1) (EBADF, where waitid(P_PIDFD)
- * says EINVAL).
+ * a /proc directory ("exited"), and -1 (it waited for ever); get_procfd
+ * and open_procdir on a pipe (EBADF, where the module's ioctl says
+ * ENOTTY); waitid(-1) (EBADF, where waitid(P_PIDFD) says EINVAL); an
+ * unknown namespace command (EINVAL, where the kernel says ENOTTY).
  */
 #include <check.h>
 #include <errno.h>
@@ -158,9 +160,6 @@ static int lib_to_module(int fd)
 	return libpidfd_to_module(fd);
 }
 
-/* An errno the row does not test (documented in the row). */
-#define UNTESTED	-1
-
 static const struct row {
 	const char *name;
 	int (*lib)(int fd);
@@ -174,17 +173,14 @@ static const struct row {
 	{ "libpidfd_get_namespace", lib_get_namespace, raw_get_namespace,
 	  {0}, true },
 	{ "libpidfd_waitid", lib_waitid, raw_waitid, {0}, false },
-	/*
-	 * No kernel call: the module's ioctl says ENOTTY to a file that is
-	 * not a pidfd; libpidfd says EBADF there (docs/libpidfd.md).
-	 */
+	/* The module's ioctl (no kernel has one): ENOTTY from other files. */
 	{ "libpidfd_get_procfd", lib_get_procfd, NULL,
-	  { EBADF, EBADF, EBADF, EBADF }, true },
+	  { EBADF, EBADF, ENOTTY, ENOTTY }, true },
 	{ "libpidfd_open_procdir", lib_open_procdir, NULL,
-	  { EBADF, EBADF, EBADF, EBADF }, true },
-	/* poll(2) ignores a negative fd: -1 waits for ever (timeout 0 here). */
+	  { EBADF, EBADF, ENOTTY, ENOTTY }, true },
+	/* Not poll(2), which ignores -1 (and so waited for ever). */
 	{ "libpidfd_wait_exit", lib_wait_exit, NULL,
-	  { UNTESTED, EBADF, EBADF, EBADF }, false },
+	  { EBADF, EBADF, EBADF, EBADF }, false },
 	{ "libpidfd_getpid", lib_getpid, NULL,
 	  { EBADF, EBADF, EBADF, EBADF }, false },
 	{ "libpidfd_pidfd_backend", lib_backend, NULL,
@@ -224,9 +220,6 @@ START_TEST(bad_fd)
 			close(want_ret);
 	} else {
 		want = row->want[b];
-		if (want == UNTESTED)
-			PT_SKIP("%s(%s): not tested (see the row)", row->name,
-				bad_names[b]);
 	}
 	errno = 0;
 	ret = row->lib(fd);
@@ -247,14 +240,32 @@ START_TEST(bad_fd)
 END_TEST
 
 /*
- * The namespace ioctls refuse a command that is not one of theirs without
- * sending it; an fd that is not open is EBADF first, as the kernel checks
- * the fd before the command.
+ * A command that is not a namespace ioctl is refused without being sent,
+ * as the kernel refuses it: EBADF for an fd that is not open (the kernel
+ * looks the fd up first), ENOTTY for any open file, a pidfd too.
  */
-START_TEST(namespace_bad_fd_first)
+START_TEST(namespace_unknown_command)
 {
-	ck_assert_errno(libpidfd_get_namespace(-1, PIDFD_GET_UTS_NAMESPACE),
-			EBADF);
+	static const unsigned int cmds[] = {
+		0, PIDFD_GET_INFO, _IO(PIDFS_IOCTL_MAGIC, 11),
+	};
+	int fds[2], self;
+	size_t i;
+
+	ck_assert_int_eq(libpidfd_set_backend(backends[_i]), 0);
+	ck_assert_int_eq(pipe2(fds, O_CLOEXEC), 0);
+	self = ck_assert_ok(libpidfd_open(getpid(), 0));
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		ck_assert_errno(libpidfd_get_namespace(-1, cmds[i]), EBADF);
+		ck_assert_errno(libpidfd_get_namespace(fds[0], cmds[i]),
+				ENOTTY);
+		ck_assert_errno(libpidfd_get_namespace(self, cmds[i]), ENOTTY);
+		ck_assert_errno(libpidfd_get_namespace(PIDFD_SELF_THREAD_GROUP,
+						       cmds[i]), ENOTTY);
+	}
+	close(self);
+	close(fds[0]);
+	close(fds[1]);
 }
 END_TEST
 
@@ -264,6 +275,6 @@ int main(void)
 	TCase *tc = pt_tcase(s, "libpidfd_errno");
 
 	tcase_add_loop_test(tc, bad_fd, 0, (int)(NROWS * NBAD * NBACKENDS));
-	tcase_add_test(tc, namespace_bad_fd_first);
+	tcase_add_loop_test(tc, namespace_unknown_command, 0, NBACKENDS);
 	return pt_main(s);
 }

@@ -129,7 +129,7 @@ int libpidfd_get_info(int pidfd, struct pidfd_info *info, size_t size);
  * setns(2), of the namespace of @pidfd's process that @cmd names, one of
  * PIDFD_GET_CGROUP_NAMESPACE ... PIDFD_GET_UTS_NAMESPACE. The caller needs
  * what opening /proc/<pid>/ns/<type> needs (ptrace read access). errno:
- * EINVAL (@cmd is not one of them), EACCES, ESRCH (the process has
+ * ENOTTY (@cmd is not one of them: never sent; or not a pidfd), EACCES, ESRCH (the process has
  * exited), EOPNOTSUPP (the kernel has no such kind of namespace).
  */
 int libpidfd_get_namespace(int pidfd, unsigned int cmd);
@@ -138,8 +138,8 @@ int libpidfd_get_namespace(int pidfd, unsigned int cmd);
  * Wait until the process (or, for a PIDFD_THREAD pidfd, the thread) has
  * exited, by poll(2) on the pidfd. @timeout_ms < 0 waits for ever.
  * Returns 0 once it has exited, -1 with errno ETIMEDOUT if it has not by
- * then; EBADF if @pidfd is not a pidfd (a negative number is ignored by
- * poll(2), and times out). Interrupted polls are restarted with the time
+ * then; EBADF if @pidfd is not a pidfd (a negative number too, which
+ * poll(2) would ignore). Interrupted polls are restarted with the time
  * left; to be woken by signals, poll the pidfd yourself.
  */
 int libpidfd_wait_exit(int pidfd, int timeout_ms);

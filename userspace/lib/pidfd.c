@@ -261,8 +261,11 @@ static int procfd_of_kernel_pidfd(int pidfd, int procfd)
 	return ret;
 }
 
-/* What libpidfd_get_procfd() says to an open file that is not a pidfd. */
-#define PROCFD_NOT_PIDFD EBADF
+/*
+ * What libpidfd_get_procfd() says to an open file that is not a pidfd:
+ * the module's ioctl's ENOTTY.
+ */
+#define PROCFD_NOT_PIDFD ENOTTY
 
 /*
  * The module's ioctl on a module pidfd; a kernel pidfd (ENOTTY there) in
@@ -288,7 +291,7 @@ int libpidfd_get_procfd(int pidfd, int procfd)
 	}
 	route = libpidfd_priv_take(pidfd, true, &held);
 	if (route < 0)
-		return -1;
+		return ioctl_refused(pidfd);
 	if (route == LIBPIDFD_BACKEND_NATIVE)
 		ret = procfd_of_kernel_pidfd(held.fd, procfd);
 	else
@@ -368,17 +371,20 @@ static inline int pidfd_ioctl(int pidfd, unsigned long cmd, void *arg,
 	return pidfd_ioctl_rest(pidfd, cmd, arg, what, false);
 }
 
-/* What libpidfd_get_namespace() says to a command that is not one. */
-#define NS_UNKNOWN_ERRNO EINVAL
-
 int libpidfd_get_namespace(int pidfd, unsigned int cmd)
 {
-	/* _IO(0xFF, 1..10): refused here, never sent as another command. */
+	/*
+	 * _IO(0xFF, 1..10): anything else is refused here, never sent as
+	 * another command, with the kernel's answers: EBADF for no open
+	 * file (the fd is looked up first), else ENOTTY.
+	 */
 	if (_IOC_DIR(cmd) != _IOC_NONE || _IOC_SIZE(cmd) ||
 	    _IOC_TYPE(cmd) != _IOC_TYPE(PIDFD_GET_UTS_NAMESPACE) ||
 	    _IOC_NR(cmd) < _IOC_NR(PIDFD_GET_CGROUP_NAMESPACE) ||
 	    _IOC_NR(cmd) > _IOC_NR(PIDFD_GET_UTS_NAMESPACE)) {
-		errno = NS_UNKNOWN_ERRNO;
+		errno = libpidfd_priv_is_self(pidfd) ||
+			(pidfd >= 0 && fcntl(pidfd, F_GETFD) >= 0) ?
+			ENOTTY : EBADF;
 		return -1;
 	}
 	/* Same command on both kinds: the module took upstream's numbers. */
@@ -429,9 +435,6 @@ int libpidfd_wait_exit(int pidfd, int timeout_ms)
 	struct libpidfd_held held;
 	int ret;
 
-	/* poll(2) ignores a negative fd: it times out (as before). */
-	if (pidfd < 0 && !libpidfd_priv_is_self(pidfd))
-		return poll_exit(pidfd, timeout_ms);
 	if (!libpidfd_priv_is_self(pidfd)) {
 		if (poll_target(pidfd) < 0)
 			return -1;
