@@ -54,6 +54,8 @@ USER_CFLAGS := -std=gnu11 -O2 -g $(WARN) -D_GNU_SOURCE -fPIC \
 	-Iuapi -Iuserspace/include -DPIDFD_DKMS_VERSION='"$(VERSION)"' \
 	$(CPPFLAGS) $(CFLAGS)
 CHECK_LIBS := -lcheck -lsubunit -lrt -lm -pthread
+# What libpidfd links: pthread_sigmask() is in libpthread before glibc 2.34.
+LIBPIDFD_LIBS := -pthread
 
 # The guest programs of each architecture, in a directory of their own
 # (vm/lib.sh: GUEST_DIR). 32-bit callers go through the kernel's
@@ -119,7 +121,7 @@ module-skipped:
 userspace: $(BUILD)/libpidfd.a $(BUILD)/pidfdctl
 include userspace/userspace.mk
 
-$(BUILD)/host/lib/%.o: userspace/lib/%.c $(wildcard userspace/include/*.h) uapi/linux/pidfd_dev.h
+$(BUILD)/host/lib/%.o: userspace/lib/%.c userspace/lib/internal.h $(wildcard userspace/include/*.h) uapi/linux/pidfd_dev.h
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -c -o $@ $<
 
@@ -128,7 +130,7 @@ $(BUILD)/libpidfd.a: $(patsubst userspace/lib/%.c,$(BUILD)/host/lib/%.o,$(LIB_SR
 	rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/pidfdctl: $(TOOL_SRCS) $(BUILD)/libpidfd.a
-	$(CC) $(USER_CFLAGS) $(LDFLAGS) -o $@ $(TOOL_SRCS) $(BUILD)/libpidfd.a
+	$(CC) $(USER_CFLAGS) $(LDFLAGS) -o $@ $(TOOL_SRCS) $(BUILD)/libpidfd.a $(LIBPIDFD_LIBS)
 
 # Host unit tests: no module needed.
 $(BUILD)/host/check_%: tests/unit/check_%.c $(BUILD)/libpidfd.a $(TEST_LIB_DEPS)
@@ -137,10 +139,11 @@ $(BUILD)/host/check_%: tests/unit/check_%.c $(BUILD)/libpidfd.a $(TEST_LIB_DEPS)
 
 # Runs the built pidfdctl beside timeout(1) and kill(1).
 $(BUILD)/host/check_pidfdctl_compat: $(BUILD)/pidfdctl
+$(BUILD)/host/check_pidfdctl_compat: USER_CFLAGS += -DPIDFDCTL_BINARY='"$(abspath $(BUILD))/pidfdctl"'
 
 # Guest programs are static: the initramfs has no libc.
 GUEST_CFLAGS := $(USER_CFLAGS) -Werror -Itests/guest/lib -static $(GUEST_LIB_FLAGS)
-$(GUEST)/check_%: tests/guest/check_%.c $(GUEST_HELPERS) $(wildcard tests/guest/lib/*.h tests/lib/*.h) $(LIB_SRCS) | $(GUEST_PACKAGES)
+$(GUEST)/check_%: tests/guest/check_%.c $(GUEST_HELPERS) $(wildcard tests/guest/lib/*.h tests/lib/*.h) $(LIB_SRCS) userspace/lib/internal.h | $(GUEST_PACKAGES)
 	@mkdir -p $(dir $@)
 	$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $< $(GUEST_HELPERS) $(LIB_SRCS) $(CHECK_LIBS)
 $(GUEST)/check_%: tests/stress/check_%.c $(GUEST_HELPERS) $(wildcard tests/guest/lib/*.h tests/lib/*.h) $(LIB_SRCS) | $(GUEST_PACKAGES)
@@ -161,10 +164,10 @@ $(GUEST)/bench_pidfd: bench/bench_pidfd.c $(TEST_LIB_DEPS)
 # The module against the native system calls, in the VM of each kernel
 # (docs/performance.md); make check runs the short mode on one kernel.
 BENCH_KERNELS ?= 6.1 7.2
-bench: $(GUEST)/bench_pidfd
+bench: $(GUEST)/bench_pidfd $(GUEST)/check_libpidfd_cost
 	bench/run $(if $(filter 1,$(ICOUNT)),--icount) $(BENCH_KERNELS)
 
-check-bench: $(GUEST)/bench_pidfd
+check-bench: $(GUEST)/bench_pidfd $(GUEST)/check_libpidfd_cost
 	bench/run --short $(FIRST_KERNEL)
 
 # 32-bit callers go through compat_ioctl. Check has no i386 or armhf build
@@ -185,11 +188,11 @@ $(GUEST)/check_fuzz32: tests/fuzz/fuzz.c tests/guest/lib/pt_rand.h $(TEST_LIB_DE
 
 $(GUEST)/pidfd-demo: examples/demo.c $(LIB_SRCS)
 	@mkdir -p $(dir $@)
-	$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $< $(LIB_SRCS)
+	$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $< $(LIB_SRCS) $(LIBPIDFD_LIBS)
 
 $(GUEST)/pidfdctl: $(TOOL_SRCS) $(LIB_SRCS)
 	@mkdir -p $(dir $@)
-	$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $(TOOL_SRCS) $(LIB_SRCS)
+	$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $(TOOL_SRCS) $(LIB_SRCS) $(LIBPIDFD_LIBS)
 
 # check_lsm's AppArmor profiles, compiled here (the guest has no parser)
 # for the feature set of Debian 12's apparmor package. Binary policy does
@@ -230,11 +233,12 @@ RELEASE_GUEST_PROGS := pidfdctl check_libpidfd check_native_libpidfd check_pidfd
 	check_differential_matrix
 check-releases:
 	@set -e; for r in $(RELEASES); do \
-		out=$(abspath $(BUILD))/release-$$r; \
-		progs=; [ $$r != bullseye ] || progs="$(addprefix $$out/guest/,$(RELEASE_GUEST_PROGS))"; \
+		progs=; [ $$r != bullseye ] || progs=release-guest; \
 		echo "== the userspace on $$r"; \
-		vm/chroot userspace $$r $(CURDIR) $$out check-unit $$progs; \
+		vm/chroot userspace $$r $(CURDIR) $(abspath $(BUILD))/release-$$r check-unit $$progs; \
 	done
+.PHONY: release-guest
+release-guest: $(addprefix $(GUEST)/,$(RELEASE_GUEST_PROGS))
 
 check-unit: $(UNIT_TESTS)
 	@set -e; for t in $(UNIT_TESTS) tests/unit/mirror-test.sh; do echo "== $$t"; $$t; done

@@ -27,7 +27,7 @@ userspace: $(BUILD)/libpidfd.so
 $(BUILD)/$(LIBPIDFD_REAL): $(LIBPIDFD_OBJS) $(LIBPIDFD_MAP)
 	$(CC) -shared -Wl,-soname,$(LIBPIDFD_SONAME) \
 		-Wl,--version-script=$(LIBPIDFD_MAP) -Wl,-z,defs -Wl,-z,relro \
-		-Wl,-z,now $(LDFLAGS) -o $@ $(LIBPIDFD_OBJS)
+		-Wl,-z,now $(LDFLAGS) -o $@ $(LIBPIDFD_OBJS) $(LIBPIDFD_LIBS)
 
 $(BUILD)/libpidfd.so: $(BUILD)/$(LIBPIDFD_REAL)
 	ln -sf $(LIBPIDFD_REAL) $(BUILD)/$(LIBPIDFD_SONAME)

@@ -19,7 +19,6 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/pidfd.h>	/* glibc's, alongside ours: no clash */
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -31,6 +30,27 @@
 /* pt_fork(): children without Check's signal handlers */
 #include "pidfd_test.h"
 #include "../../lib/pt_policy.h"
+
+/*
+ * glibc's <sys/pidfd.h> (2.36) is included beside <libpidfd.h> on purpose:
+ * the names must not clash. Older glibc (Debian 11's 2.31) has none: the
+ * kernel's calls, raw.
+ */
+#if __has_include(<sys/pidfd.h>)
+#include <sys/pidfd.h>
+#else
+#include <sys/syscall.h>
+static inline int pidfd_open(pid_t pid, unsigned int flags)
+{
+	return (int)syscall(SYS_pidfd_open, pid, flags);
+}
+
+static inline int pidfd_send_signal(int pidfd, int sig, siginfo_t *info,
+				    unsigned int flags)
+{
+	return (int)syscall(SYS_pidfd_send_signal, pidfd, sig, info, flags);
+}
+#endif
 
 #define WAIT_MS 10000	/* generous: TCG is slow */
 

@@ -13,16 +13,6 @@
 
 #include <linux/pidfd_dev.h>
 
-/* The same numbers on every architecture the tests run on. */
-#ifndef SYS_pidfd_open
-#define SYS_pidfd_open			434
-#endif
-#ifndef SYS_pidfd_send_signal
-#define SYS_pidfd_send_signal		424
-#endif
-#ifndef SYS_landlock_create_ruleset
-#define SYS_landlock_create_ruleset	444
-#endif
 #ifndef CLONE_PIDFD
 #define CLONE_PIDFD			0x00001000
 #endif

@@ -13,6 +13,25 @@
 #define PT_KERNEL_H
 
 #include <stdbool.h>
+#include <sys/syscall.h>
+
+/*
+ * System calls the C library may have no SYS_ name for (glibc 2.31, Debian
+ * 11's, names none newer than 5.4): numbers from 424 on are the same on
+ * every architecture the tests run on.
+ */
+#ifndef SYS_pidfd_send_signal
+#define SYS_pidfd_send_signal		424
+#endif
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open			434
+#endif
+#ifndef SYS_pidfd_getfd
+#define SYS_pidfd_getfd			438
+#endif
+#ifndef SYS_landlock_create_ruleset
+#define SYS_landlock_create_ruleset	444
+#endif
 
 /* pidfd_open(2) (5.3): not ENOSYS. */
 bool pt_kernel_has_pidfd_open(void);

@@ -432,9 +432,35 @@ void *pt_bad_ptr(void)
 
 const char *pt_errname(int err)
 {
+#if __GLIBC_PREREQ(2, 32)
 	const char *s = strerrorname_np(err);
 
 	return s ? s : (err ? "E?" : "0");
+#else
+	/* glibc 2.31 (Debian 11) has no strerrorname_np(): the tests' own. */
+	static const struct { int err; const char *name; } names[] = {
+#define PT_ERRNAME(e) { e, #e }
+		PT_ERRNAME(EPERM), PT_ERRNAME(ENOENT), PT_ERRNAME(ESRCH),
+		PT_ERRNAME(EINTR), PT_ERRNAME(EIO), PT_ERRNAME(E2BIG),
+		PT_ERRNAME(EBADF), PT_ERRNAME(ECHILD), PT_ERRNAME(EAGAIN),
+		PT_ERRNAME(ENOMEM), PT_ERRNAME(EACCES), PT_ERRNAME(EFAULT),
+		PT_ERRNAME(EBUSY), PT_ERRNAME(EEXIST), PT_ERRNAME(EXDEV),
+		PT_ERRNAME(ENODEV), PT_ERRNAME(ENOTDIR), PT_ERRNAME(EISDIR),
+		PT_ERRNAME(EINVAL), PT_ERRNAME(ENFILE), PT_ERRNAME(EMFILE),
+		PT_ERRNAME(ENOTTY), PT_ERRNAME(ENOSPC), PT_ERRNAME(EPIPE),
+		PT_ERRNAME(ERANGE), PT_ERRNAME(ENOSYS), PT_ERRNAME(ENOPKG),
+		PT_ERRNAME(EREMOTE), PT_ERRNAME(ENOPROTOOPT),
+		PT_ERRNAME(EOPNOTSUPP), PT_ERRNAME(ETIMEDOUT),
+		PT_ERRNAME(ECONNREFUSED), PT_ERRNAME(ENOTSOCK),
+		PT_ERRNAME(EOVERFLOW), PT_ERRNAME(ELOOP),
+#undef PT_ERRNAME
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].err == err)
+			return names[i].name;
+	return err ? "E?" : "0";
+#endif
 }
 
 pid_t pt_fork_lasting_sleeper(void)

@@ -22,7 +22,6 @@
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
-#include <sys/pidfd.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -31,6 +30,27 @@
 #include <linux/capability.h>
 #include "../lib/check_glue.h"
 #include "../lib/pt_kernel.h"
+
+/*
+ * glibc's <sys/pidfd.h> (2.36) is included beside <libpidfd.h> on purpose:
+ * the names must not clash. Older glibc (Debian 11's 2.31) has none: the
+ * kernel's calls, raw.
+ */
+#if __has_include(<sys/pidfd.h>)
+#include <sys/pidfd.h>
+#else
+#include <sys/syscall.h>
+static inline int pidfd_open(pid_t pid, unsigned int flags)
+{
+	return (int)syscall(SYS_pidfd_open, pid, flags);
+}
+
+static inline int pidfd_send_signal(int pidfd, int sig, siginfo_t *info,
+				    unsigned int flags)
+{
+	return (int)syscall(SYS_pidfd_send_signal, pidfd, sig, info, flags);
+}
+#endif
 
 static bool module_absent(void)
 {

@@ -43,12 +43,15 @@ done
 echo "$exports" | grep -q '^libpidfd_open@@LIBPIDFD_0.1$' || fail "libpidfd_open not versioned"
 
 # A program built the way a user would, against the staged install. It
-# includes glibc's <sys/pidfd.h> too: the names must not clash.
+# includes glibc's <sys/pidfd.h> too, where glibc has it: the names must
+# not clash.
 cat > "$stage/prog.c" <<'PROG'
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#if __has_include(<sys/pidfd.h>)	/* glibc 2.36 */
 #include <sys/pidfd.h>
+#endif
 #include <unistd.h>
 #include <libpidfd.h>
 
@@ -67,13 +70,17 @@ int main(void)
 PROG
 export PKG_CONFIG_SYSROOT_DIR="$root"
 export PKG_CONFIG_LIBDIR="$root$prefix/lib/pkgconfig"
+# Keep -I/usr/include and -L/usr/lib, to be prefixed with the sysroot:
+# older pkgconf (Debian 11's) drops system directories first.
+export PKG_CONFIG_ALLOW_SYSTEM_CFLAGS=1 PKG_CONFIG_ALLOW_SYSTEM_LIBS=1
 cflags=$(pkg-config --cflags libpidfd)
 libs=$(pkg-config --libs libpidfd)
+static_libs=$(pkg-config --static --libs libpidfd)
 [ "$(pkg-config --modversion libpidfd)" = "$(cat VERSION)" ] || fail "pkg-config version"
 # shellcheck disable=SC2086 # word splitting of the flags is intended
 cc -Wall -Wextra -Werror -o "$stage/prog-shared" "$stage/prog.c" $cflags $libs
 # shellcheck disable=SC2086
-cc -Wall -Wextra -Werror -static -o "$stage/prog-static" "$stage/prog.c" $cflags $libs
+cc -Wall -Wextra -Werror -static -o "$stage/prog-static" "$stage/prog.c" $cflags $static_libs
 readelf -d "$stage/prog-shared" | grep -q 'NEEDED.*libpidfd\.so\.0' || fail "not linked to libpidfd.so.0"
 objdump -T "$stage/prog-shared" | grep -q 'LIBPIDFD_0.1.*libpidfd_open' || fail "no versioned reference"
 

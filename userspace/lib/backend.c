@@ -142,7 +142,7 @@ static bool probe_info_exit(void)
 	if (pid < 0)
 		return false;
 	memset(&si, 0, sizeof(si));
-	if (waitid(P_PIDFD, (id_t)pidfd, &si, WEXITED | __WCLONE) == 0) {
+	if (waitid(LIBPIDFD_P_PIDFD, (id_t)pidfd, &si, WEXITED | __WCLONE) == 0) {
 		memset(&info, 0, sizeof(info));
 		info.mask = PIDFD_INFO_EXIT;
 		kept = ioctl(pidfd, PIDFD_GET_INFO, &info) == 0 &&
@@ -204,7 +204,7 @@ static void probe_native(void)
 					      PIDFD_SIGNAL_THREAD_GROUP) == 0;
 	/* Not our child: ECHILD where P_PIDFD exists, EINVAL before. */
 	memset(&info, 0, sizeof(info));
-	native.waitid = waitid(P_PIDFD, (id_t)self, &info,
+	native.waitid = waitid(LIBPIDFD_P_PIDFD, (id_t)self, &info,
 			       WEXITED | WNOHANG) == 0 || errno == ECHILD;
 	ns = ioctl(self, PIDFD_GET_UTS_NAMESPACE, 0);
 	if (ns >= 0) {
@@ -247,7 +247,7 @@ int libpidfd_priv_kernel_pidfd(int fd)
 	if (!libpidfd_priv_kernel()->waitid)
 		return -1;
 	memset(&info, 0, sizeof(info));
-	if (waitid(P_PIDFD, (id_t)fd, &info,
+	if (waitid(LIBPIDFD_P_PIDFD, (id_t)fd, &info,
 		   WEXITED | WNOHANG | WNOWAIT | __WALL) == 0 ||
 	    errno == ECHILD)
 		return 1;

@@ -22,6 +22,21 @@
 /* Hidden from the shared library's dynamic symbol table. */
 #define LIBPIDFD_PRIVATE __attribute__((visibility("hidden")))
 
+/*
+ * waitid()'s P_PIDFD (5.4), the kernel's value (<linux/wait.h>): glibc's
+ * <sys/wait.h> has it from 2.32 only (Debian 11 has 2.31), and as an
+ * enumerator, so no #ifndef can tell.
+ */
+#define LIBPIDFD_P_PIDFD	((idtype_t)3)
+
+/*
+ * glibc names only the system calls it knew (2.31: none newer than 5.4);
+ * numbers from 424 on are the same on every architecture.
+ */
+#ifndef SYS_openat2
+#define SYS_openat2		437
+#endif
+
 /* ---- misc.c ---------------------------------------------------------- */
 
 /* CLOCK_MONOTONIC in milliseconds. */

@@ -90,7 +90,7 @@ waitid_rest(int pidfd, siginfo_t *info, int options, bool tried)
 		if (backend == LIBPIDFD_BACKEND_MODULE || !native->waitid)
 			return waitid_by_number(pidfd, info, options);
 		/* The kernel's call on the fd as it is. */
-		ret = waitid(P_PIDFD, (id_t)pidfd, info, options);
+		ret = waitid(LIBPIDFD_P_PIDFD, (id_t)pidfd, info, options);
 		if (ret == 0 || errno != EBADF)
 			return ret;
 	}
@@ -100,7 +100,7 @@ waitid_rest(int pidfd, siginfo_t *info, int options, bool tried)
 			errno = ECHILD;
 		return -1;
 	}
-	ret = waitid(P_PIDFD, (id_t)held.fd, info, options);
+	ret = waitid(LIBPIDFD_P_PIDFD, (id_t)held.fd, info, options);
 	libpidfd_priv_release(&held);
 	return ret;
 }
@@ -113,7 +113,7 @@ int libpidfd_waitid(int pidfd, siginfo_t *info, int options)
 	/* The steady state: the kernel's call on the fd as it is. */
 	if (info && pidfd >= 0 && backend >= 0 &&
 	    backend != LIBPIDFD_BACKEND_MODULE) {
-		ret = waitid(P_PIDFD, (id_t)pidfd, info, options);
+		ret = waitid(LIBPIDFD_P_PIDFD, (id_t)pidfd, info, options);
 		if (ret == 0 || (errno != EBADF && errno != EINVAL))
 			return ret;
 		return waitid_rest(pidfd, info, options, true);

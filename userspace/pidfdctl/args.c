@@ -192,6 +192,39 @@ static int rt_offset(const char *text, int base, int dir, int *sig)
 	return 0;
 }
 
+/*
+ * A signal's abbreviation ("HUP"), as glibc's sigabbrev_np() (2.32) gives
+ * it; for older glibc (Debian 11's 2.31), the same names of our own.
+ */
+static const char *signal_abbrev(int sig)
+{
+#if __GLIBC_PREREQ(2, 32)
+	return sigabbrev_np(sig);
+#else
+	static const struct { int sig; const char *name; } names[] = {
+		{ SIGHUP, "HUP" }, { SIGINT, "INT" }, { SIGQUIT, "QUIT" },
+		{ SIGILL, "ILL" }, { SIGTRAP, "TRAP" }, { SIGABRT, "ABRT" },
+		{ SIGBUS, "BUS" }, { SIGFPE, "FPE" }, { SIGKILL, "KILL" },
+		{ SIGUSR1, "USR1" }, { SIGSEGV, "SEGV" }, { SIGUSR2, "USR2" },
+		{ SIGPIPE, "PIPE" }, { SIGALRM, "ALRM" }, { SIGTERM, "TERM" },
+#ifdef SIGSTKFLT
+		{ SIGSTKFLT, "STKFLT" },
+#endif
+		{ SIGCHLD, "CHLD" }, { SIGCONT, "CONT" }, { SIGSTOP, "STOP" },
+		{ SIGTSTP, "TSTP" }, { SIGTTIN, "TTIN" }, { SIGTTOU, "TTOU" },
+		{ SIGURG, "URG" }, { SIGXCPU, "XCPU" }, { SIGXFSZ, "XFSZ" },
+		{ SIGVTALRM, "VTALRM" }, { SIGPROF, "PROF" },
+		{ SIGWINCH, "WINCH" }, { SIGPOLL, "POLL" }, { SIGPWR, "PWR" },
+		{ SIGSYS, "SYS" },
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].sig == sig)
+			return names[i].name;
+	return NULL;
+#endif
+}
+
 int pidfdctl_parse_signal(const char *text, int *sig)
 {
 	const char *name = text;
@@ -214,7 +247,7 @@ int pidfdctl_parse_signal(const char *text, int *sig)
 	if (strncasecmp(name, "RTMAX", 5) == 0)
 		return rt_offset(name + 5, SIGRTMAX, -1, sig);
 	for (int i = 1; i < SIGRTMIN; i++) {
-		const char *abbrev = sigabbrev_np(i);
+		const char *abbrev = signal_abbrev(i);
 
 		if (abbrev && strcasecmp(abbrev, name) == 0) {
 			*sig = i;
@@ -235,7 +268,7 @@ const char *pidfdctl_signal_name(int sig, char *buf, size_t size)
 			snprintf(buf, size, "SIGRTMIN+%d", sig - SIGRTMIN);
 		return buf;
 	}
-	abbrev = sig > 0 ? sigabbrev_np(sig) : NULL;
+	abbrev = sig > 0 ? signal_abbrev(sig) : NULL;
 	if (abbrev)
 		snprintf(buf, size, "SIG%s", abbrev);
 	else
