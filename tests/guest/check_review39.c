@@ -78,7 +78,7 @@ static int pidns_before_fork(void *arg __attribute__((unused)))
 	char path[64];
 	ino_t got, self_pid;
 	pid_t init;
-	int pidfd, nsfd, err;
+	int pidfd, nsfd, native, native_ns, err;
 
 	become_hostile();
 	PT_CHECK(unshare(CLONE_NEWPID) == 0, "unshare(CLONE_NEWPID): %m");
@@ -98,6 +98,19 @@ static int pidns_before_fork(void *arg __attribute__((unused)))
 	PT_CHECK(got, "not a pid namespace");
 	self_pid = link_inode("/proc/self/ns/pid");
 	PT_CHECK(got != self_pid, "our own pid namespace, not the new one");
+	/* Where the kernel's own pidfds have the ioctl (6.11), the same. */
+	native = (int)syscall(SYS_pidfd_open, getpid(), 0);
+	PT_CHECK(native >= 0, "pidfd_open: %m");
+	native_ns = ioctl(native, PIDFD_GET_PID_FOR_CHILDREN_NAMESPACE, 0);
+	PT_CHECK(native_ns >= 0 || (errno == ENOTTY &&
+				    !pt_kernel_at_least(6, 11)),
+		 "the kernel's PID_FOR_CHILDREN: %s", pt_errname(errno));
+	PT_CHECK(native_ns < 0 || pidns_inode(native_ns) == got,
+		 "the kernel's ioctl gives %lu, the module's %lu",
+		 (unsigned long)pidns_inode(native_ns), (unsigned long)got);
+	if (native_ns >= 0)
+		close(native_ns);
+	close(native);
 
 	init = pt_fork_sleeper();
 	PT_CHECK(init > 0, "fork: %m");
