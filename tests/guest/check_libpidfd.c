@@ -25,16 +25,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <libpidfd.h>
-
-/* pt_fork(): children without Check's signal handlers */
-#include "pidfd_test.h"
-#include "../../lib/pt_policy.h"
-
 /*
- * glibc's <sys/pidfd.h> (2.36) is included beside <libpidfd.h> on purpose:
- * the names must not clash. Older glibc (Debian 11's 2.31) has none: the
- * kernel's calls, raw.
+ * glibc's <sys/pidfd.h> (2.36) is included before <libpidfd.h> on purpose
+ * (as <linux/pidfd_dev.h> asks): the names must not clash. Older glibc
+ * (Debian 11's 2.31) has none: the kernel's calls, raw.
  */
 #if __has_include(<sys/pidfd.h>)
 #include <sys/pidfd.h>
@@ -51,6 +45,12 @@ static inline int pidfd_send_signal(int pidfd, int sig, siginfo_t *info,
 	return (int)syscall(SYS_pidfd_send_signal, pidfd, sig, info, flags);
 }
 #endif
+
+#include <libpidfd.h>
+
+/* pt_fork(): children without Check's signal handlers */
+#include "pidfd_test.h"
+#include "../../lib/pt_policy.h"
 
 #define WAIT_MS 10000	/* generous: TCG is slow */
 
