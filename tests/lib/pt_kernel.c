@@ -99,12 +99,26 @@ static int get_info(int fd, void *arg)
 	return ioctl(fd, PIDFD_GET_INFO, info);
 }
 
+/*
+ * ENOTTY where the kernel's pidfds take no ioctls, or other ones; EINVAL
+ * on 6.11 and 6.12, whose pidfs refuses any ioctl with an argument before
+ * it looks at the command.
+ */
+static int get_info_absent(int fd, void *arg)
+{
+	int ret = get_info(fd, arg);
+
+	if (ret < 0 && errno == EINVAL)
+		errno = ENOTTY;
+	return ret;
+}
+
 bool pt_kernel_has_get_info(void)
 {
 	struct pidfd_info info;
 
 	memset(&info, 0, sizeof(info));
-	return self_call_not(ENOTTY, get_info, &info);
+	return self_call_not(ENOTTY, get_info_absent, &info);
 }
 
 bool pt_kernel_has_info_exit(void)
@@ -145,7 +159,7 @@ bool pt_kernel_has_info_coredump(void)
 		return errno != ENOSYS;
 	memset(&info, 0, sizeof(info));
 	info.mask = PIDFD_INFO_COREDUMP;
-	if (ioctl(fd, PIDFD_GET_INFO, &info) == 0)
+	if (get_info_absent(fd, &info) == 0)
 		has = info.mask & PIDFD_INFO_COREDUMP;
 	else
 		has = errno != ENOTTY;
