@@ -73,6 +73,27 @@ int libpidfd_open(pid_t pid, unsigned int flags)
  */
 
 /*
+ * Was an ioctl on @fd refused for want of a pidfd of the kind it serves?
+ * The module's ioctls refuse a kernel pidfd with ENOTTY, and so do the
+ * kernel's pidfds refuse the ioctls they lack, but on 6.11 and 6.12 pidfs
+ * answers EINVAL to any ioctl with an argument before it reads the
+ * command: there the fd's kind tells, one call more on that path only.
+ * errno stays the ioctl's.
+ */
+static bool refused_for_kind(int fd)
+{
+	int kind;
+
+	if (errno == ENOTTY)
+		return true;
+	if (errno != EINVAL)
+		return false;
+	kind = libpidfd_priv_kernel_pidfd(fd);
+	errno = EINVAL;
+	return kind == 1;
+}
+
+/*
  * After the slow path could not take @pidfd (EBADF: no pidfd of either
  * kind): an ioctl's errno is the kernel's for the fd, ENOTTY for an open
  * file that is not a pidfd.
@@ -202,7 +223,7 @@ send_signal_rest(int pidfd, int sig, const siginfo_t *info,
 		    !libpidfd_priv_kernel()->signal_scope) {
 			/* The module first: the kernel cannot serve these. */
 			ret = module_send_signal(pidfd, sig, info, flags);
-			if (ret == 0 || errno != ENOTTY)
+			if (ret == 0 || !refused_for_kind(pidfd))
 				return ret;
 			return send_signal_slow(pidfd, sig, info, flags);
 		}
@@ -217,7 +238,7 @@ send_signal_rest(int pidfd, int sig, const siginfo_t *info,
 	/* A module pidfd, or the kernel's answer stands. */
 	err = errno;
 	ret = module_send_signal(pidfd, sig, info, flags);
-	if (ret == 0 || errno != ENOTTY)
+	if (ret == 0 || !refused_for_kind(pidfd))
 		return ret;
 	errno = err;
 	return -1;
@@ -279,7 +300,7 @@ int libpidfd_get_procfd(int pidfd, int procfd)
 	if (!libpidfd_priv_is_self(pidfd) &&
 	    libpidfd_get_backend() != LIBPIDFD_BACKEND_MODULE) {
 		ret = ioctl(pidfd, PIDFD_GET_PROCFD, procfd);
-		if (ret >= 0 || errno != ENOTTY)
+		if (ret >= 0 || !refused_for_kind(pidfd))
 			return ret;
 		switch (libpidfd_priv_kernel_pidfd(pidfd)) {
 		case 1:
@@ -330,7 +351,7 @@ static bool kernel_has(enum kernel_has what)
 	return what == HAS_INFO ? native->info : native->namespaces;
 }
 
-/* pidfd_ioctl() past the first try (@tried: refused with ENOTTY). */
+/* pidfd_ioctl() past the first try (@tried: refused, refused_for_kind()). */
 static int __attribute__((noinline))
 pidfd_ioctl_rest(int pidfd, unsigned long cmd, void *arg,
 		 enum kernel_has what, bool tried)
@@ -343,10 +364,15 @@ pidfd_ioctl_rest(int pidfd, unsigned long cmd, void *arg,
 	if (backend < 0)
 		return -1;
 	native_can = kernel_has(what);
-	if (tried && (backend == LIBPIDFD_BACKEND_NATIVE || native_can ||
-		      libpidfd_priv_kernel_pidfd(pidfd) == 0)) {
-		errno = ENOTTY;
-		return -1;
+	if (tried) {
+		/* The kernel's answer stands where it is the one to give. */
+		int err = errno;
+
+		if (backend == LIBPIDFD_BACKEND_NATIVE || native_can ||
+		    libpidfd_priv_kernel_pidfd(pidfd) == 0) {
+			errno = err;
+			return -1;
+		}
 	}
 	if (libpidfd_priv_take(pidfd, native_can, &held) < 0)
 		return ioctl_refused(pidfd);
@@ -364,7 +390,7 @@ static inline int pidfd_ioctl(int pidfd, unsigned long cmd, void *arg,
 	if (backend >= 0 && backend != LIBPIDFD_BACKEND_MODULE &&
 	    !libpidfd_priv_is_self(pidfd)) {
 		ret = ioctl(pidfd, cmd, arg);
-		if (ret >= 0 || errno != ENOTTY)
+		if (ret >= 0 || !refused_for_kind(pidfd))
 			return ret;
 		return pidfd_ioctl_rest(pidfd, cmd, arg, what, true);
 	}
