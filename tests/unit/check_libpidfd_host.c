@@ -26,27 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-/*
- * glibc's <sys/pidfd.h> (2.36) is included before <libpidfd.h> on purpose
- * (as <linux/pidfd_dev.h> asks): the names must not clash. Older glibc
- * (Debian 11's 2.31) has none: the kernel's calls, raw.
- */
-#if __has_include(<sys/pidfd.h>)
-#include <sys/pidfd.h>
-#else
-#include <sys/syscall.h>
-static inline int pidfd_open(pid_t pid, unsigned int flags)
-{
-	return (int)syscall(SYS_pidfd_open, pid, flags);
-}
-
-static inline int pidfd_send_signal(int pidfd, int sig, siginfo_t *info,
-				    unsigned int flags)
-{
-	return (int)syscall(SYS_pidfd_send_signal, pidfd, sig, info, flags);
-}
-#endif
-
+#include "../lib/pt_sys_pidfd.h"
 #include <libpidfd.h>
 #include <linux/capability.h>
 #include "../lib/check_glue.h"
