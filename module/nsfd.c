@@ -177,6 +177,12 @@ long pidfd_get_namespace(struct file *file, unsigned int cmd,
 		fput(dir);
 		if (fd == -EACCES && !pid_has_task(pid, PIDTYPE_PID))
 			return -ESRCH;
+		/*
+		 * The ns/pid check of a task reaped since the first open
+		 * finds no "ns" entry: ENOENT. Gone, as upstream says.
+		 */
+		if (fd == -ENOENT && !task_has_namespaces(pid))
+			return -ESRCH;
 		return fd;
 	}
 	fput(dir);

@@ -998,7 +998,98 @@ START_TEST(exec_race_hostile_other_process)
 }
 END_TEST
 
+/*
+ * PID_FOR_CHILDREN of a thread that unshared its pid namespace and exits
+ * during the calls: the namespace or ESRCH, never the ENOENT of the
+ * fallback's ns/pid check on a reaped task (5.10, 6.1: about one round in
+ * thirty before the fix).
+ */
+
+struct exiting_thread {
+	struct pt_sync ready;
+	volatile int go;
+};
+
+static void *unshare_then_exit(void *arg)
+{
+	struct exiting_thread *t = arg;
+
+	if (unshare(CLONE_NEWPID)) {
+		pt_sync_put(&t->ready, -errno);
+		return NULL;
+	}
+	pt_sync_put(&t->ready, pt_gettid());
+	while (!__atomic_load_n(&t->go, __ATOMIC_ACQUIRE))
+		;
+	return NULL;
+}
+
+static int pfc_exit_race(void *arg __attribute__((unused)))
+{
+	unsigned long rounds = 0, ok = 0, esrch = 0, other = 0;
+	int64_t end = pt_now_ms() + 20000;
+	char first[128] = "";
+	cpu_set_t one;
+
+	become_hostile();
+	/*
+	 * One CPU: the exiting thread runs when the caller yields, at a
+	 * might_sleep() such as the allocation of the file that the
+	 * fallback's ns/pid check opens.
+	 */
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	PT_CHECK(sched_setaffinity(0, sizeof(one), &one) == 0, "affinity: %m");
+	while (pt_now_ms() < end && rounds < 4000) {
+		struct exiting_thread t = { .go = 0 };
+		pthread_t thread;
+		pid_t tid;
+		int tfd, fd, n;
+
+		pt_sync_init(&t.ready);
+		PT_CHECK(pthread_create(&thread, NULL, unshare_then_exit,
+					&t) == 0, "pthread_create");
+		tid = pt_sync_get(&t.ready, 10000);
+		PT_CHECK(tid > 0, "thread's unshare: %s", pt_errname(-tid));
+		tfd = pt_open(tid, PIDFD_THREAD);
+		PT_CHECK(tfd >= 0, "open thread: %s", pt_errname(errno));
+		__atomic_store_n(&t.go, 1, __ATOMIC_RELEASE);
+		for (n = 0; n < 100000; n++) {
+			errno = 0;
+			fd = ioctl(tfd, PIDFD_GET_PID_FOR_CHILDREN_NAMESPACE, 0);
+			if (fd >= 0) {
+				close(fd);
+				ok++;
+				continue;
+			}
+			if (errno == ESRCH) {
+				esrch++;
+				break;
+			}
+			if (!first[0])
+				snprintf(first, sizeof(first),
+					 "round %lu, call %d: %s", rounds, n,
+					 pt_errname(errno));
+			other++;
+		}
+		pthread_join(thread, NULL);
+		close(tfd);
+		pt_sync_close(&t.ready);
+		rounds++;
+	}
+	pt_msg("%lu rounds, %lu namespaces, %lu ESRCH, %lu other errnos. ",
+	       rounds, ok, esrch, other);
+	PT_CHECK(!other, "an exiting thread's PID_FOR_CHILDREN: %s", first);
+	return 0;
+}
+
+START_TEST(pfc_thread_exit_errno)
+{
+	pt_assert_child(pfc_exit_race, NULL);
+}
+END_TEST
+
 PT_SUITE_MAIN("review39_attack", pfc_nondumpable_same_uid,
 	      pfc_unshare_first_fork_race, thread_ns_concurrent_and_exit,
 	      reused_tid_own_pidns, exec_race_thread_ns_exact,
-	      exec_race_hostile_other_process)
+	      exec_race_hostile_other_process, pfc_thread_exit_errno)
