@@ -217,6 +217,16 @@ long pidfd_get_namespace(struct file *file, unsigned int cmd,
 	return fd;
 }
 
+/*
+ * Is @mnt the module's own procfs instance? No path reaches it and no
+ * mount covers it, so only there may the module drop a dentry it doubts:
+ * never in a procfs a caller named.
+ */
+bool pidfd_nsfd_own_mount(const struct vfsmount *mnt)
+{
+	return mnt == proc_mnt;
+}
+
 int pidfd_nsfd_init(void)
 {
 	struct file_system_type *type;

@@ -136,6 +136,7 @@ struct file *pidfd_open_procdir(struct pid *pid, const struct path *root);
 
 /* nsfd.c */
 int pidfd_nsfd_init(void);
+bool pidfd_nsfd_own_mount(const struct vfsmount *mnt);
 void pidfd_nsfd_exit(void);
 bool pidfd_is_ns_ioctl(unsigned int cmd);
 long pidfd_get_namespace(struct file *file, unsigned int cmd,

@@ -166,7 +166,7 @@ int pidfd_procdir_lists(const struct path *procdir, pid_t nr)
  * namespace gives @pid. The number must name @pid before and after, and
  * the directory's task/ must list it in between: a struct pid is never
  * reused and keeps its number until its last task is released, so the
- * directory belongs to @pid's process. In a kern_mount() instance, a
+ * directory belongs to @pid's process. In the module's own instance, a
  * directory that a lookup racing execve() bound to another live pid
  * (exchange_tids()), which procfs keeps as long as that pid lives, is
  * dropped and looked up again.
@@ -177,8 +177,8 @@ int pidfd_procdir_lists(const struct path *procdir, pid_t nr)
  */
 struct file *pidfd_open_procdir(struct pid *pid, const struct path *root)
 {
-	/* Only the kernel's own mounts: no path reaches them, nothing covers. */
-	bool unreachable = root->dentry->d_sb->s_flags & SB_KERNMOUNT;
+	/* Only the module's own mount: no path reaches it, nothing covers. */
+	bool unreachable = pidfd_nsfd_own_mount(root->mnt);
 	struct pid_namespace *ns = pidfd_proc_pid_ns(d_inode(root->dentry));
 	pid_t nr = pid_nr_ns(pid, ns);
 	struct file *dir;
