@@ -82,7 +82,9 @@ static void note_other_lsm(const char *name)
  * least): it is read through an anonymous page mapped for the moment into
  * the process that loads the module, which holds CAP_SYS_MODULE (or is
  * modprobe, started by the kernel). Only at load: no ioctl reads a file
- * through a caller's memory (docs/security.md).
+ * through a caller's memory (docs/security.md). A loader that rewrote the
+ * page meanwhile could only hide an LSM, which it may trust outright with
+ * signal_lsm_trust=all anyway: nothing it could not do already.
  */
 static ssize_t read_via_user_page(struct file *file, char *buf, size_t size)
 {
