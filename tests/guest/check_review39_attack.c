@@ -475,9 +475,18 @@ END_TEST
 
 /* ---- a thread ID reused in a pid namespace of our own ---- */
 
-static void *exit_at_once(void *arg)
+/* A thread that reports its TID and exits once told to. */
+struct told_thread {
+	struct pt_sync ready;
+	struct pt_sync leave;
+};
+
+static void *exit_when_told(void *arg)
 {
-	pt_sync_put(arg, pt_gettid());
+	struct told_thread *t = arg;
+
+	pt_sync_put(&t->ready, pt_gettid());
+	pt_sync_get(&t->leave, 60000);
 	return NULL;
 }
 
@@ -497,34 +506,30 @@ static int reused_tid_init(void)
 		{ PIDFD_GET_NET_NAMESPACE, CLONE_NEWNET, "NET" },
 		{ PIDFD_GET_MNT_NAMESPACE, CLONE_NEWNS, "MNT" },
 	};
-	struct pt_sync ready, decoy_ready;
+	struct told_thread t;
+	struct pt_sync decoy_ready;
 	pthread_t thread;
 	pid_t tid, decoy;
 	unsigned int i;
-	int tfd, procfd, attempt, err;
+	int tfd, procfd, attempt;
 
 	PT_CHECK(mount("proc", "/proc", "proc", 0, NULL) == 0,
 		 "mount our own /proc: %m");
 	procfd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	PT_CHECK(procfd >= 0, "/proc: %m");
 
-	for (attempt = 0; ; attempt++) {
-		pt_sync_init(&ready);
-		PT_CHECK(pthread_create(&thread, NULL, exit_at_once,
-					&ready) == 0, "pthread_create");
-		tid = pt_sync_get(&ready, 10000);
-		PT_CHECK(tid > 1, "thread: %d", tid);
-		tfd = pt_open(tid, PIDFD_THREAD);
-		err = errno;
-		pthread_join(thread, NULL);
-		pt_sync_close(&ready);
-		/* open before the thread was gone: the test needs that pidfd */
-		if (tfd >= 0)
-			break;
-		PT_CHECK(err == ESRCH || err == EINVAL || err == ENOENT,
-			 "open thread: %s", pt_errname(err));
-		PT_CHECK(attempt < 50, "the thread always gone before open");
-	}
+	pt_sync_init(&t.ready);
+	pt_sync_init(&t.leave);
+	PT_CHECK(pthread_create(&thread, NULL, exit_when_told, &t) == 0,
+		 "pthread_create");
+	tid = pt_sync_get(&t.ready, 10000);
+	PT_CHECK(tid > 1, "thread: %d", tid);
+	tfd = pt_open(tid, PIDFD_THREAD);
+	PT_CHECK(tfd >= 0, "open the live thread %d: %m", tid);
+	pt_sync_put(&t.leave, 1);
+	pthread_join(thread, NULL);
+	pt_sync_close(&t.ready);
+	pt_sync_close(&t.leave);
 	/* Reaped: a thread is, as soon as it has exited. */
 	for (attempt = 0; attempt < 1000; attempt++) {
 		if (ns_ioctl(tfd, PIDFD_GET_UTS_NAMESPACE, CLONE_NEWUTS) ==
