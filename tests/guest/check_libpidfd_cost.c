@@ -17,10 +17,12 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <time.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
@@ -315,6 +317,57 @@ START_TEST(one_system_call)
 }
 END_TEST
 
+/*
+ * Without the module (an empty /dev in a mount namespace of the child's
+ * own), libpidfd_open() with the auto backend on a kernel whose pidfds do
+ * not keep the exit status asks whether the module is there: after the
+ * first call it must not ask again at each call (before issue 34's end it
+ * opened /dev/pidfd every time).
+ */
+static void __attribute__((noreturn)) tracee_without_module(void)
+{
+	pid_t pid = getpid();
+	int fd;
+
+	if (unshare(CLONE_NEWNS) ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    mount("none", "/dev", "tmpfs", 0, NULL))
+		_exit(91);
+	libpidfd_set_backend(LIBPIDFD_BACKEND_AUTO);
+	if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) < 0)
+		_exit(90);
+	raise(SIGSTOP);
+	/* The first call, which may ask, right before the counted one. */
+	fd = libpidfd_open(pid, 0);
+	if (fd < 0)
+		_exit(92);
+	close(fd);
+	mark(0, 1);
+	fd = libpidfd_open(pid, 0);
+	mark(0, 2);
+	if (fd < 0)
+		_exit(93);
+	close(fd);
+	_exit(0);
+}
+
+START_TEST(open_without_module)
+{
+	static struct counts counts;
+	pid_t pid;
+
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0)
+		tracee_without_module();
+	count(pid, &counts);
+	ck_assert_msg(counts.n[0] == 1,
+		      "libpidfd_open without the module: %d system calls, the first %ld",
+		      counts.n[0], counts.nr[0][0]);
+	ck_assert_int_eq(counts.nr[0][0], SYS_pidfd_open);
+}
+END_TEST
+
 /* ---- make bench: each call against the raw call it makes ---- */
 
 static double now_ns(void)
@@ -564,6 +617,7 @@ int main(int argc, char **argv)
 	if (getenv("PIDFD_BENCH_MODE"))
 		return bench();
 	s = suite_create("libpidfd_cost");
-	pt_add_tests(pt_tcase(s, "libpidfd_cost"), one_system_call);
+	pt_add_tests(pt_tcase(s, "libpidfd_cost"), one_system_call,
+		     open_without_module);
 	return pt_main(s);
 }

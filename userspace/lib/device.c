@@ -17,13 +17,21 @@
  * file at that number would be sent one of /dev/pidfd's ioctls first:
  * their numbers, magic 0xB6 with a size, belong to no other driver, which
  * refuses them with ENOTTY.)
+ *
+ * Without the module, a process asks again at most once a second (the
+ * coarse clock is read in the vDSO, whatever the clocksource): a call
+ * that only asks whether the module is there (libpidfd_open() with the
+ * auto backend) then costs its one system call, and a module loaded
+ * later is still found.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "libpidfd.h"
@@ -45,6 +53,30 @@ static bool still_ours(int fd)
 	       st.st_ino == __atomic_load_n(&control_ino, __ATOMIC_RELAXED);
 }
 
+/* Until when (coarse_now_ms()) the module is taken to be absent. */
+static int64_t missing_until_ms = -1;
+
+static int64_t coarse_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static bool known_missing(void)
+{
+	int64_t until = __atomic_load_n(&missing_until_ms, __ATOMIC_RELAXED);
+
+	return until >= 0 && coarse_now_ms() < until;
+}
+
+static void note_missing(void)
+{
+	__atomic_store_n(&missing_until_ms, coarse_now_ms() + 1000,
+			 __ATOMIC_RELAXED);
+}
+
 /* Errors of open(2) that mean "no such driver here". */
 static bool module_missing(int err)
 {
@@ -60,16 +92,23 @@ int libpidfd_priv_control_fd(void)
 
 		if (cached >= 0 && still_ours(cached))
 			return cached;
+		if (known_missing()) {
+			errno = ENOPKG;
+			return -1;
+		}
 
 		fd = open(LIBPIDFD_DEVICE, O_RDWR | O_CLOEXEC | O_NOCTTY);
 		if (fd < 0) {
-			if (module_missing(errno))
+			if (module_missing(errno)) {
+				note_missing();
 				errno = ENOPKG;
+			}
 			return -1;
 		}
 		if (fstat(fd, &st) < 0 || !S_ISCHR(st.st_mode)) {
 			/* Something else sits at /dev/pidfd: no module. */
 			close(fd);
+			note_missing();
 			errno = ENOPKG;
 			return -1;
 		}
