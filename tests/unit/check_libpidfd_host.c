@@ -121,6 +121,20 @@ START_TEST(strerror_texts)
 }
 END_TEST
 
+/* The names LIBPIDFD_BACKEND takes, and nothing else. */
+START_TEST(backend_by_name)
+{
+	ck_assert_int_eq(libpidfd_backend_by_name("auto"), LIBPIDFD_BACKEND_AUTO);
+	ck_assert_int_eq(libpidfd_backend_by_name("native"),
+			 LIBPIDFD_BACKEND_NATIVE);
+	ck_assert_int_eq(libpidfd_backend_by_name("module"),
+			 LIBPIDFD_BACKEND_MODULE);
+	ck_assert_errno(libpidfd_backend_by_name("Auto"), EINVAL);
+	ck_assert_errno(libpidfd_backend_by_name(""), EINVAL);
+	ck_assert_errno(libpidfd_backend_by_name(NULL), EINVAL);
+}
+END_TEST
+
 START_TEST(getpid_of_kernel_pidfd)
 {
 	int pidfd, status;
@@ -451,7 +465,7 @@ static Suite *host_suite(void)
 	Suite *s = suite_create("libpidfd_host");
 	TCase *tc = tcase_create("no_module");
 
-	pt_add_tests(tc, not_loaded_is_enopkg, strerror_texts);
+	pt_add_tests(tc, not_loaded_is_enopkg, strerror_texts, backend_by_name);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("any_pidfd");

@@ -240,6 +240,30 @@ const char *libpidfd_strerror(int errnum);
 /* The library's version, "MAJOR.MINOR.PATCH". */
 const char *libpidfd_version(void);
 
+/*
+ * LIBPIDFD_BACKEND_* for the name LIBPIDFD_BACKEND takes ("auto",
+ * "native", "module"); -1 with EINVAL for any other.
+ */
+int libpidfd_backend_by_name(const char *name);
+
+/*
+ * What the running kernel's own pidfds can do, as libpidfd finds it: a
+ * mask of LIBPIDFD_KERNEL_*, for diagnostics (the calls choose their
+ * routes by the same probes). Probed once per process on its own pidfd;
+ * whether 6.13 to 6.18 keep the exit status after the reap, which they do
+ * not say, is asked of a child that exits at once (invisible: no SIGCHLD,
+ * nothing to reap), the one process the library makes unasked.
+ */
+#define LIBPIDFD_KERNEL_PIDFD_OPEN	(1u << 0)	/* pidfd_open(2), 5.3 */
+#define LIBPIDFD_KERNEL_SEND_SIGNAL	(1u << 1)	/* 5.1 */
+#define LIBPIDFD_KERNEL_WAITID		(1u << 2)	/* P_PIDFD, 5.4 */
+#define LIBPIDFD_KERNEL_THREAD		(1u << 3)	/* PIDFD_THREAD, 6.9 */
+#define LIBPIDFD_KERNEL_SIGNAL_SCOPE	(1u << 4)	/* PIDFD_SIGNAL_*, 6.9 */
+#define LIBPIDFD_KERNEL_NAMESPACES	(1u << 5)	/* 6.11 */
+#define LIBPIDFD_KERNEL_GET_INFO	(1u << 6)	/* 6.13 */
+#define LIBPIDFD_KERNEL_EXIT_INFO	(1u << 7)	/* after the reap, 6.15 */
+unsigned int libpidfd_kernel_features(void);
+
 #ifdef __cplusplus
 }
 #endif

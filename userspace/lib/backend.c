@@ -8,7 +8,7 @@
  * No call of the library's makes a process to find out what the kernel
  * can do: whether a kernel without PIDFD_INFO_SUPPORTED_MASK (6.13 to
  * 6.18) keeps the exit status (6.15) is asked of a child only by
- * libpidfd_priv_native(), which pidfdctl doctor calls to report it.
+ * libpidfd_kernel_features(), which pidfdctl doctor calls to report it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -41,6 +41,15 @@ int libpidfd_priv_backend_named(const char *name)
 	if (strcmp(name, "module") == 0)
 		return LIBPIDFD_BACKEND_MODULE;
 	return -1;
+}
+
+int libpidfd_backend_by_name(const char *name)
+{
+	int backend = name ? libpidfd_priv_backend_named(name) : -1;
+
+	if (backend < 0)
+		errno = EINVAL;
+	return backend;
 }
 
 static int backend_from_env(void)
@@ -232,6 +241,20 @@ const struct libpidfd_native *libpidfd_priv_native(void)
 	pthread_once(&exit_once, probe_exit);
 	errno = saved;
 	return &native;
+}
+
+unsigned int libpidfd_kernel_features(void)
+{
+	const struct libpidfd_native *n = libpidfd_priv_native();
+
+	return (n->open ? LIBPIDFD_KERNEL_PIDFD_OPEN : 0) |
+	       (n->signal ? LIBPIDFD_KERNEL_SEND_SIGNAL : 0) |
+	       (n->waitid ? LIBPIDFD_KERNEL_WAITID : 0) |
+	       (n->thread ? LIBPIDFD_KERNEL_THREAD : 0) |
+	       (n->signal_scope ? LIBPIDFD_KERNEL_SIGNAL_SCOPE : 0) |
+	       (n->namespaces ? LIBPIDFD_KERNEL_NAMESPACES : 0) |
+	       (n->info ? LIBPIDFD_KERNEL_GET_INFO : 0) |
+	       (n->info_mask & PIDFD_INFO_EXIT ? LIBPIDFD_KERNEL_EXIT_INFO : 0);
 }
 
 /*
