@@ -80,7 +80,10 @@ GUEST_LIB_FLAGS :=
 endif
 
 LIB_SRCS := $(wildcard userspace/lib/*.c)
+LIB_HEADERS := userspace/lib/internal.h $(wildcard userspace/include/*.h) uapi/linux/pidfd_dev.h
 TOOL_SRCS := $(wildcard userspace/pidfdctl/*.c)
+# pidfdctl's own headers and the public ones it includes, not internal.h.
+TOOL_HEADERS := $(wildcard userspace/pidfdctl/*.h userspace/include/*.h) uapi/linux/pidfd_dev.h
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/host/%,$(wildcard tests/unit/check_*.c))
 # tests/stress/: the concurrency stress, a guest suite like the others.
 GUEST_TESTS := $(patsubst tests/guest/%.c,$(GUEST)/%,$(wildcard tests/guest/check_*.c)) \
@@ -121,19 +124,30 @@ module-skipped:
 userspace: $(BUILD)/libpidfd.a $(BUILD)/pidfdctl
 include userspace/userspace.mk
 
-$(BUILD)/host/lib/%.o: userspace/lib/%.c userspace/lib/internal.h $(wildcard userspace/include/*.h) uapi/linux/pidfd_dev.h
+$(BUILD)/host/lib/%.o: userspace/lib/%.c $(LIB_HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -c -o $@ $<
+
+# PIDFD_DKMS_VERSION is compiled in.
+$(BUILD)/host/lib/misc.o $(BUILD)/host/pidfdctl/args.o $(BUILD)/pidfdctl \
+	$(BUILD)/dist/pidfdctl $(GUEST)/pidfdctl: VERSION
 
 $(BUILD)/libpidfd.a: $(patsubst userspace/lib/%.c,$(BUILD)/host/lib/%.o,$(LIB_SRCS))
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/pidfdctl: $(TOOL_SRCS) $(BUILD)/libpidfd.a
-	$(CC) $(USER_CFLAGS) $(LDFLAGS) -o $@ $(TOOL_SRCS) $(BUILD)/libpidfd.a $(LIBPIDFD_LIBS)
+# pidfdctl is a client of libpidfd.so.1's public API. The one in $(BUILD)
+# finds the library beside it (RUNPATH $$ORIGIN); the one installed is
+# linked without a RUNPATH.
+PIDFDCTL_LINK = $(CC) $(USER_CFLAGS) $(LDFLAGS) -o $@ $(TOOL_SRCS) -L$(BUILD) -lpidfd
+$(BUILD)/pidfdctl: $(TOOL_SRCS) $(TOOL_HEADERS) $(BUILD)/libpidfd.so
+	$(PIDFDCTL_LINK) -Wl,-rpath,'$$ORIGIN'
+$(BUILD)/dist/pidfdctl: $(TOOL_SRCS) $(TOOL_HEADERS) $(BUILD)/libpidfd.so
+	@mkdir -p $(dir $@)
+	$(PIDFDCTL_LINK)
 
 # Host unit tests: no module needed.
-$(BUILD)/host/check_%: tests/unit/check_%.c $(BUILD)/libpidfd.a $(TEST_LIB_DEPS)
+$(BUILD)/host/check_%: tests/unit/check_%.c $(BUILD)/libpidfd.a $(TEST_LIB_DEPS) $(LIB_HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -Werror -Itests/lib -o $@ $< $(TEST_LIB) $(BUILD)/libpidfd.a $(CHECK_LIBS)
 
@@ -143,10 +157,10 @@ $(BUILD)/host/check_pidfdctl_compat: USER_CFLAGS += -DPIDFDCTL_BINARY='"$(abspat
 
 # Guest programs are static: the initramfs has no libc.
 GUEST_CFLAGS := $(USER_CFLAGS) -Werror -Itests/guest/lib -static $(GUEST_LIB_FLAGS)
-$(GUEST)/check_%: tests/guest/check_%.c $(GUEST_HELPERS) $(wildcard tests/guest/lib/*.h tests/lib/*.h) $(LIB_SRCS) userspace/lib/internal.h | $(GUEST_PACKAGES)
+$(GUEST)/check_%: tests/guest/check_%.c $(GUEST_HELPERS) $(wildcard tests/guest/lib/*.h tests/lib/*.h) $(LIB_SRCS) $(LIB_HEADERS) | $(GUEST_PACKAGES)
 	@mkdir -p $(dir $@)
 	$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $< $(GUEST_HELPERS) $(LIB_SRCS) $(CHECK_LIBS)
-$(GUEST)/check_%: tests/stress/check_%.c $(GUEST_HELPERS) $(wildcard tests/guest/lib/*.h tests/lib/*.h) $(LIB_SRCS) | $(GUEST_PACKAGES)
+$(GUEST)/check_%: tests/stress/check_%.c $(GUEST_HELPERS) $(wildcard tests/guest/lib/*.h tests/lib/*.h) $(LIB_SRCS) $(LIB_HEADERS) | $(GUEST_PACKAGES)
 	@mkdir -p $(dir $@)
 	$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $< $(GUEST_HELPERS) $(LIB_SRCS) $(CHECK_LIBS)
 
@@ -186,11 +200,11 @@ $(GUEST)/check_fuzz32: tests/fuzz/fuzz.c tests/guest/lib/pt_rand.h $(TEST_LIB_DE
 	@mkdir -p $(dir $@)
 	$(COMPAT32_CC) -static -std=gnu11 -O2 $(WARN) -Werror -D_GNU_SOURCE -Iuapi -Itests/lib -Itests/guest/lib -o $@ $< $(TEST_LIB) -pthread
 
-$(GUEST)/pidfd-demo: examples/demo.c $(LIB_SRCS)
+$(GUEST)/pidfd-demo: examples/demo.c $(LIB_SRCS) $(LIB_HEADERS)
 	@mkdir -p $(dir $@)
 	$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $< $(LIB_SRCS) $(LIBPIDFD_LIBS)
 
-$(GUEST)/pidfdctl: $(TOOL_SRCS) $(LIB_SRCS)
+$(GUEST)/pidfdctl: $(TOOL_SRCS) $(TOOL_HEADERS) $(LIB_SRCS) $(LIB_HEADERS)
 	@mkdir -p $(dir $@)
 	$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $(TOOL_SRCS) $(LIB_SRCS) $(LIBPIDFD_LIBS)
 

@@ -16,7 +16,6 @@
 
 #include <libpidfd.h>
 
-#include "../lib/internal.h"
 #include "args.h"
 
 #ifndef PIDFD_DKMS_VERSION
@@ -484,7 +483,7 @@ static int parse_options(int argc, char **argv, const char *cmdname,
 			args->verbose = true;
 			break;
 		case OPT_BACKEND:
-			args->backend = libpidfd_priv_backend_named(optarg);
+			args->backend = libpidfd_backend_by_name(optarg);
 			if (args->backend < 0) {
 				usage_error(err, "unknown backend '%s' (auto, "
 					    "native or module)", optarg);

@@ -16,7 +16,6 @@
 #include <unistd.h>
 
 #include "libpidfd.h"
-#include "../lib/internal.h"
 #include "args.h"
 #include "commands.h"
 #include "pidfd_ns_kinds.h"
@@ -39,6 +38,14 @@ void pidfdctl_warn(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+int64_t pidfdctl_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 int pidfdctl_failure(int err)
@@ -135,12 +142,12 @@ static void sleep_ms(int ms)
 /* Print how a process exited: "1234: exited with status 3". */
 static void report_exit(pid_t pid, int pidfd)
 {
-	int64_t give_up = libpidfd_priv_now_ms() + EXIT_STATUS_GRACE_MS;
+	int64_t give_up = pidfdctl_now_ms() + EXIT_STATUS_GRACE_MS;
 	char name[32];
 	int status;
 
 	while (libpidfd_exit_status(pidfd, &status) < 0) {
-		if (errno != EAGAIN || libpidfd_priv_now_ms() >= give_up) {
+		if (errno != EAGAIN || pidfdctl_now_ms() >= give_up) {
 			printf("%d: exited (status unavailable)\n", (int)pid);
 			return;
 		}
@@ -161,7 +168,7 @@ static void report_exit(pid_t pid, int pidfd)
 int pidfdctl_wait(const struct pidfdctl_args *args)
 {
 	int64_t deadline = args->timeout_ms >= 0 ?
-			   libpidfd_priv_now_ms() + args->timeout_ms : -1;
+			   pidfdctl_now_ms() + args->timeout_ms : -1;
 	struct pollfd *pfds;
 	size_t left = 0;
 	int code = PIDFDCTL_EXIT_OK;
@@ -199,7 +206,7 @@ int pidfdctl_wait(const struct pidfdctl_args *args)
 		int timeout = -1, ready;
 
 		if (deadline >= 0) {
-			int64_t rest = deadline - libpidfd_priv_now_ms();
+			int64_t rest = deadline - pidfdctl_now_ms();
 
 			timeout = rest > 0 ? (rest > INT32_MAX ? INT32_MAX : (int)rest) : 0;
 		}

@@ -2,6 +2,8 @@
 #ifndef PIDFDCTL_COMMANDS_H
 #define PIDFDCTL_COMMANDS_H
 
+#include <stdint.h>
+
 #include "args.h"
 
 /* Each returns the exit code of pidfdctl. */
@@ -19,6 +21,8 @@ int pidfdctl_open(pid_t pid, unsigned int flags);
 /* --verbose: say which kind of pidfd each PID got. */
 extern bool pidfdctl_verbose;
 void pidfdctl_say_pidfd(pid_t pid, int pidfd);
+/* CLOCK_MONOTONIC in milliseconds. */
+int64_t pidfdctl_now_ms(void);
 /* PIDFDCTL_EXIT_NOMODULE for ENOPKG, else PIDFDCTL_EXIT_FAILURE. */
 int pidfdctl_failure(int err);
 

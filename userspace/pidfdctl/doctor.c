@@ -14,7 +14,6 @@
 #include <unistd.h>
 
 #include "libpidfd.h"
-#include "../lib/internal.h"
 #include "commands.h"
 
 #define MODULE_SYSFS "/sys/module/pidfd"
@@ -28,21 +27,23 @@ static void say(const char *what, bool yes, const char *detail)
 /* What libpidfd found the kernel can do: what its routes are chosen by. */
 static void kernel_features(void)
 {
-	const struct libpidfd_native *native = libpidfd_priv_native();
+	unsigned int has = libpidfd_kernel_features();
 	struct utsname u;
 
 	uname(&u);
 	printf("Kernel %s (%s)\n", u.release, u.machine);
-	say("pidfd_open(2), pidfd_send_signal(2), poll", native->open, NULL);
-	if (!native->open)
+	say("pidfd_open(2), pidfd_send_signal(2), poll",
+	    has & LIBPIDFD_KERNEL_PIDFD_OPEN, NULL);
+	if (!(has & LIBPIDFD_KERNEL_PIDFD_OPEN))
 		return;
-	say("waitid(P_PIDFD) (5.4)", native->waitid, NULL);
-	say("thread pidfds (6.9)", native->thread, NULL);
-	say("signal scopes (6.9)", native->signal_scope, NULL);
-	say("PIDFD_GET_*_NAMESPACE (6.11)", native->namespaces, NULL);
-	say("PIDFD_GET_INFO (6.13)", native->info, NULL);
+	say("waitid(P_PIDFD) (5.4)", has & LIBPIDFD_KERNEL_WAITID, NULL);
+	say("thread pidfds (6.9)", has & LIBPIDFD_KERNEL_THREAD, NULL);
+	say("signal scopes (6.9)", has & LIBPIDFD_KERNEL_SIGNAL_SCOPE, NULL);
+	say("PIDFD_GET_*_NAMESPACE (6.11)", has & LIBPIDFD_KERNEL_NAMESPACES,
+	    NULL);
+	say("PIDFD_GET_INFO (6.13)", has & LIBPIDFD_KERNEL_GET_INFO, NULL);
 	say("exit status after the reap (6.15)",
-	    native->info_mask & PIDFD_INFO_EXIT, NULL);
+	    has & LIBPIDFD_KERNEL_EXIT_INFO, NULL);
 }
 
 /* The first line of a sysfs file of the module, or NULL. */

@@ -27,7 +27,6 @@
 #include <unistd.h>
 
 #include "libpidfd.h"
-#include "../lib/internal.h"
 #include "args.h"
 #include "commands.h"
 
@@ -153,7 +152,7 @@ int pidfdctl_run(const struct pidfdctl_args *args)
 	}
 
 	if (args->timeout_ms >= 0)
-		signal_at = libpidfd_priv_now_ms() + args->timeout_ms;
+		signal_at = pidfdctl_now_ms() + args->timeout_ms;
 
 	for (;;) {
 		struct pollfd pfds[2] = {
@@ -164,7 +163,7 @@ int pidfdctl_run(const struct pidfdctl_args *args)
 		int timeout = -1;
 
 		if (next >= 0) {
-			int64_t rest = next - libpidfd_priv_now_ms();
+			int64_t rest = next - pidfdctl_now_ms();
 
 			timeout = rest <= 0 ? 0 : rest > INT32_MAX ? INT32_MAX : (int)rest;
 		}
@@ -186,7 +185,7 @@ int pidfdctl_run(const struct pidfdctl_args *args)
 					       args->foreground);
 			continue;
 		}
-		if (signal_at >= 0 && libpidfd_priv_now_ms() >= signal_at) {
+		if (signal_at >= 0 && pidfdctl_now_ms() >= signal_at) {
 			timed_out = true;
 			signal_at = -1;
 			signal_command(pidfd, args->signal, args->foreground);
@@ -194,8 +193,8 @@ int pidfdctl_run(const struct pidfdctl_args *args)
 			if (args->signal != SIGKILL && args->signal != SIGCONT)
 				signal_command(pidfd, SIGCONT, args->foreground);
 			if (args->kill_after_ms >= 0)
-				kill_at = libpidfd_priv_now_ms() + args->kill_after_ms;
-		} else if (kill_at >= 0 && libpidfd_priv_now_ms() >= kill_at) {
+				kill_at = pidfdctl_now_ms() + args->kill_after_ms;
+		} else if (kill_at >= 0 && pidfdctl_now_ms() >= kill_at) {
 			kill_at = -1;
 			signal_command(pidfd, SIGKILL, args->foreground);
 		}
