@@ -12,7 +12,7 @@ MANDIR ?= $(PREFIX)/share/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 INSTALL ?= install
 
-LIBPIDFD_SONAME := libpidfd.so.0
+LIBPIDFD_SONAME := libpidfd.so.1
 LIBPIDFD_REAL := libpidfd.so.$(VERSION)
 LIBPIDFD_MAP := userspace/lib/libpidfd.map
 LIBPIDFD_OBJS := $(patsubst userspace/lib/%.c,$(BUILD)/host/lib/%.o,$(LIB_SRCS))
@@ -34,7 +34,7 @@ $(BUILD)/libpidfd.so: $(BUILD)/$(LIBPIDFD_REAL)
 	ln -sf $(LIBPIDFD_SONAME) $@
 
 # The pidfdctl parser and helpers, for the host test of argument parsing.
-$(BUILD)/host/pidfdctl/%.o: userspace/pidfdctl/%.c $(wildcard userspace/pidfdctl/*.h) uapi/linux/pidfd_dev.h
+$(BUILD)/host/pidfdctl/%.o: userspace/pidfdctl/%.c $(TOOL_HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -c -o $@ $<
 
@@ -50,11 +50,11 @@ $(BUILD)/host/check_pidfdctl_args: tests/unit/check_pidfdctl_args.c $(TOOL_OBJS_
 install: install-userspace
 uninstall: uninstall-userspace
 
-install-userspace: $(BUILD)/pidfdctl $(BUILD)/libpidfd.a $(BUILD)/libpidfd.so
+install-userspace: $(BUILD)/dist/pidfdctl $(BUILD)/libpidfd.a $(BUILD)/libpidfd.so
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \
 		$(DESTDIR)$(INCLUDEDIR)/linux $(DESTDIR)$(PKGCONFIGDIR) \
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
-	$(INSTALL) -m 0755 $(BUILD)/pidfdctl $(DESTDIR)$(BINDIR)/pidfdctl
+	$(INSTALL) -m 0755 $(BUILD)/dist/pidfdctl $(DESTDIR)$(BINDIR)/pidfdctl
 	$(INSTALL) -m 0644 $(BUILD)/libpidfd.a $(DESTDIR)$(LIBDIR)/libpidfd.a
 	$(INSTALL) -m 0755 $(BUILD)/$(LIBPIDFD_REAL) $(DESTDIR)$(LIBDIR)/$(LIBPIDFD_REAL)
 	ln -sf $(LIBPIDFD_REAL) $(DESTDIR)$(LIBDIR)/$(LIBPIDFD_SONAME)

@@ -15,32 +15,34 @@ mkdir -p "$stage"
 make -s install-userspace DESTDIR="$stage/root" PREFIX="$prefix" >/dev/null
 
 root=$stage/root
-for f in bin/pidfdctl lib/libpidfd.a lib/libpidfd.so lib/libpidfd.so.0 \
+for f in bin/pidfdctl lib/libpidfd.a lib/libpidfd.so lib/libpidfd.so.1 \
 	include/libpidfd.h include/linux/pidfd_dev.h lib/pkgconfig/libpidfd.pc \
 	share/man/man1/pidfdctl.1 share/man/man3/libpidfd.3 \
 	share/man/man3/libpidfd_open.3 share/man/man3/libpidfd_getpid.3; do
 	[ -e "$root$prefix/$f" ] || fail "not installed: $prefix/$f"
 done
 
-# The shared library: soname, and only libpidfd_* exported, versioned.
+# The shared library: soname, and exactly the functions of the version
+# script exported, all in the one node of 1.0; each is declared in
+# <libpidfd.h> and documented in libpidfd(3) and docs/libpidfd.md.
 so=$root$prefix/lib/libpidfd.so
-readelf -d "$so" | grep -q 'SONAME.*\[libpidfd\.so\.0\]' || fail "soname"
+readelf -d "$so" | grep -q 'SONAME.*\[libpidfd\.so\.1\]' || fail "soname"
 exports=$(readelf --dyn-syms -W "$so" | awk '$5 == "GLOBAL" && $7 != "UND" { print $8 }')
 [ -n "$exports" ] || fail "no exported symbols"
-for sym in $exports; do
-	case $sym in
-	LIBPIDFD_0.[1234] | LIBPIDFD_0.[1234]@@LIBPIDFD_0.[1234]) ;;
-	libpidfd_get_namespace@@LIBPIDFD_0.2 | libpidfd_from_procdir@@LIBPIDFD_0.2) ;;
-	libpidfd_*_backend@@LIBPIDFD_0.3 | libpidfd_to_*@@LIBPIDFD_0.3) ;;
-	libpidfd_fork@@LIBPIDFD_0.3 | libpidfd_spawn@LIBPIDFD_0.3) ;;
-	libpidfd_spawn@@LIBPIDFD_0.4 | libpidfd_spawnp@@LIBPIDFD_0.4) ;;
-	libpidfd_waitid@@LIBPIDFD_0.3) ;;
-	libpidfd_peer_open@@LIBPIDFD_0.4) ;;
-	libpidfd_*@@LIBPIDFD_0.1) ;;
-	*) fail "unexpected export: $sym" ;;
-	esac
+mapped=$(sed -n 's/^[[:space:]]*\(libpidfd_[a-z_]*\);$/\1/p' userspace/lib/libpidfd.map | sort)
+[ "$(echo "$exports" | grep -v '^LIBPIDFD_1\.0$' | sed 's/@@LIBPIDFD_1\.0$//' | sort)" = "$mapped" ] ||
+	fail "exports are not the version script's functions at LIBPIDFD_1.0: $exports"
+for fn in $mapped; do
+	grep -q "^[a-z].*[ *]$fn(" userspace/include/libpidfd.h || fail "$fn: not declared in libpidfd.h"
+	grep -q "$fn" docs/man/libpidfd.3 || fail "$fn: not in libpidfd(3)"
+	grep -q "$fn" docs/libpidfd.md || fail "$fn: not in docs/libpidfd.md"
 done
-echo "$exports" | grep -q '^libpidfd_open@@LIBPIDFD_0.1$' || fail "libpidfd_open not versioned"
+
+# pidfdctl is a client of the shared library, installed without a RUNPATH.
+readelf -d "$root$prefix/bin/pidfdctl" | grep -q 'NEEDED.*\[libpidfd\.so\.1\]' ||
+	fail "pidfdctl does not use libpidfd.so.1"
+! readelf -d "$root$prefix/bin/pidfdctl" | grep -q 'RPATH\|RUNPATH' ||
+	fail "the installed pidfdctl has a RUNPATH"
 
 # A program built the way a user would, against the staged install. It
 # includes glibc's <sys/pidfd.h> too, where glibc has it: the names must
@@ -81,48 +83,8 @@ static_libs=$(pkg-config --static --libs libpidfd)
 cc -Wall -Wextra -Werror -o "$stage/prog-shared" "$stage/prog.c" $cflags $libs
 # shellcheck disable=SC2086
 cc -Wall -Wextra -Werror -static -o "$stage/prog-static" "$stage/prog.c" $cflags $static_libs
-readelf -d "$stage/prog-shared" | grep -q 'NEEDED.*libpidfd\.so\.0' || fail "not linked to libpidfd.so.0"
-objdump -T "$stage/prog-shared" | grep -q 'LIBPIDFD_0.1.*libpidfd_open' || fail "no versioned reference"
-
-# A program linked against LIBPIDFD_0.3 keeps its libpidfd_spawn (pid,
-# pidfd, flags, path, ...); new ones get glibc's order (LIBPIDFD_0.4).
-cat > "$stage/old-spawn.c" <<'PROG'
-#define _GNU_SOURCE
-#include <dlfcn.h>
-#include <spawn.h>
-#include <stdio.h>
-#include <sys/wait.h>
-#include <unistd.h>
-#include <libpidfd.h>
-
-typedef int (*spawn_0_3)(pid_t *, int *, unsigned int, const char *,
-			 const posix_spawn_file_actions_t *,
-			 const posix_spawnattr_t *, char *const[], char *const[]);
-
-int main(void)
-{
-	void *lib = dlopen("libpidfd.so.0", RTLD_NOW);
-	spawn_0_3 old = lib ? (spawn_0_3)dlvsym(lib, "libpidfd_spawn",
-					       "LIBPIDFD_0.3") : NULL;
-	char *argv[] = { "true", NULL }, *envp[] = { NULL };
-	int pidfd = -1, status = -1, ret;
-	pid_t pid = 0;
-
-	if (!old)
-		return 2;
-	ret = old(&pid, &pidfd, PIDFD_NONBLOCK, "/bin/true", NULL, NULL, argv,
-		  envp);
-	if (ret || pid <= 0 || pidfd < 0 || waitpid(pid, &status, 0) != pid)
-		return 3;
-	ret = libpidfd_spawnp(&pidfd, "true", NULL, NULL, argv, envp);
-	printf("%d %d\n", status, ret);
-	return 0;
-}
-PROG
-# shellcheck disable=SC2086
-cc -Wall -Wextra -Werror -o "$stage/old-spawn" "$stage/old-spawn.c" $cflags $libs -ldl
-[ "$(LD_LIBRARY_PATH="$root$prefix/lib" "$stage/old-spawn")" = "0 0" ] ||
-	fail "libpidfd_spawn@LIBPIDFD_0.3 or libpidfd_spawnp"
+readelf -d "$stage/prog-shared" | grep -q 'NEEDED.*libpidfd\.so\.1' || fail "not linked to libpidfd.so.1"
+objdump -T "$stage/prog-shared" | grep -q 'LIBPIDFD_1.0.*libpidfd_open' || fail "no versioned reference"
 
 # With the module backend forced, and by default (the kernel's pidfds
 # where it has pidfd_open(2), which every kernel since 5.3 has).
@@ -148,7 +110,7 @@ done
 (cd "$root$prefix/share/man" && groff -s -man -Tutf8 -ww -z man3/libpidfd_wait_exit.3) ||
 	fail "libpidfd_wait_exit.3 link"
 
-"$root$prefix/bin/pidfdctl" --version | grep -q "^pidfdctl from pidfd-dkms $(cat VERSION)$" ||
+LD_LIBRARY_PATH="$root$prefix/lib" "$root$prefix/bin/pidfdctl" --version | grep -q "^pidfdctl from pidfd-dkms $(cat VERSION)$" ||
 	fail "installed pidfdctl --version"
 
 make -s uninstall-userspace DESTDIR="$root" PREFIX="$prefix" >/dev/null

@@ -116,8 +116,7 @@ pid_t libpidfd_fork(int *pidfd, unsigned int flags)
 	return *pidfd < 0 ? -1 : child;
 }
 
-static int spawn(pid_t *pid, int *pidfd, unsigned int flags, bool search,
-		 const char *path,
+static int spawn(int *pidfd, bool search, const char *path,
 		 const posix_spawn_file_actions_t *file_actions,
 		 const posix_spawnattr_t *attr, char *const argv[],
 		 char *const envp[])
@@ -130,7 +129,7 @@ static int spawn(pid_t *pid, int *pidfd, unsigned int flags, bool search,
 
 	if (!pidfd)
 		return EINVAL;
-	if (enter_window(flags, &old) < 0)
+	if (enter_window(0, &old) < 0)
 		return errno;
 	/*
 	 * The child would inherit SIGCHLD blocked from this thread: give it
@@ -155,12 +154,8 @@ static int spawn(pid_t *pid, int *pidfd, unsigned int flags, bool search,
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		return err;
 	}
-	*pidfd = open_child(child, flags, &old);
-	if (*pidfd < 0)
-		return errno;
-	if (pid)
-		*pid = child;
-	return 0;
+	*pidfd = open_child(child, 0, &old);
+	return *pidfd < 0 ? errno : 0;
 }
 
 /* glibc 2.39's pidfd_spawn(3) and pidfd_spawnp(3), argument for argument. */
@@ -169,8 +164,7 @@ int libpidfd_spawn(int *pidfd, const char *path,
 		   const posix_spawnattr_t *attr, char *const argv[],
 		   char *const envp[])
 {
-	return spawn(NULL, pidfd, 0, false, path, file_actions, attr, argv,
-		     envp);
+	return spawn(pidfd, false, path, file_actions, attr, argv, envp);
 }
 
 int libpidfd_spawnp(int *pidfd, const char *file,
@@ -178,26 +172,5 @@ int libpidfd_spawnp(int *pidfd, const char *file,
 		    const posix_spawnattr_t *attr, char *const argv[],
 		    char *const envp[])
 {
-	return spawn(NULL, pidfd, 0, true, file, file_actions, attr, argv,
-		     envp);
+	return spawn(pidfd, true, file, file_actions, attr, argv, envp);
 }
-
-/*
- * libpidfd_spawn of LIBPIDFD_0.3, (pid, pidfd, flags, path, ...): kept
- * for programs linked against it; new ones get glibc's order above.
- */
-int libpidfd_spawn_0_3(pid_t *pid, int *pidfd, unsigned int flags,
-		       const char *path,
-		       const posix_spawn_file_actions_t *file_actions,
-		       const posix_spawnattr_t *attr, char *const argv[],
-		       char *const envp[]);
-int libpidfd_spawn_0_3(pid_t *pid, int *pidfd, unsigned int flags,
-		       const char *path,
-		       const posix_spawn_file_actions_t *file_actions,
-		       const posix_spawnattr_t *attr, char *const argv[],
-		       char *const envp[])
-{
-	return spawn(pid, pidfd, flags, false, path, file_actions, attr, argv,
-		     envp);
-}
-__asm__(".symver libpidfd_spawn_0_3, libpidfd_spawn@LIBPIDFD_0.3");
