@@ -101,7 +101,7 @@ GUEST_PROGS := $(if $(wildcard examples/demo.c),$(GUEST)/pidfd-demo) \
 DEBUG_TESTS := $(patsubst tests/debug/%.c,$(BUILD)/debug/%,$(wildcard tests/debug/check_*.c))
 HARNESS_PROGS := $(patsubst tests/harness/%.c,$(BUILD)/harness/%,$(wildcard tests/harness/check_*.c))
 
-.PHONY: bench check-bench all module userspace check check-releases check-unit check-vm check-matrix check-debug check-dkms check-packages check-harness demo clean guest lint
+.PHONY: bench check-bench all module userspace check check-releases check-unit check-vm check-matrix check-debug check-dkms check-packages check-dist dist check-harness demo clean guest lint
 # A machine without the kernel's headers still gets libpidfd and pidfdctl
 # from `make` and `make install` (kernels with native pidfds need no
 # module); `make module` and `make install-module` say what is missing.
@@ -228,7 +228,7 @@ $(BUILD)/harness/check_%: tests/harness/check_%.c
 
 # The debug kernel is an x86 build, and the DKMS, package and harness tests
 # use amd64 chroots and programs: amd64 only.
-AMD64_ONLY_GOALS := check-debug check-dkms check-packages check-harness
+AMD64_ONLY_GOALS := check-debug check-dkms check-packages check-dist check-harness
 ifeq ($(PIDFD_ARCH),arm64)
 ifneq ($(filter $(AMD64_ONLY_GOALS),$(MAKECMDGOALS)),)
 $(error $(filter $(AMD64_ONLY_GOALS),$(MAKECMDGOALS)) run on amd64 only, not with ARCH=arm64)
@@ -301,14 +301,23 @@ check-packages: guest
 	packaging/build-debs $(BUILD)/debs
 	PIDFD_VM_MODULE_SOURCE=deb vm/check 6.1
 
+# The release tarball (tools/make-dist), and its test: the same bytes from
+# two runs, and the module, the userspace and the packages built from it.
+dist:
+	tools/make-dist $(BUILD)/pidfd-dkms-$(VERSION).tar.gz
+
+check-dist:
+	tests/unit/dist-test.sh $(FIRST_KERNEL)
+
 check-harness: $(HARNESS_PROGS)
 	tests/harness/selftest $(FIRST_KERNEL)
 
 SCRIPTS := $(filter-out vm/lib.sh vm/%.config,$(wildcard vm/*)) vm/lib.sh $(wildcard .ci/*) bench/run \
 	tests/harness/selftest $(wildcard tests/harness/init-*)
 lint:
-	shellcheck -x $(SCRIPTS) tools/checkpatch packaging/build-debs \
+	shellcheck -x $(SCRIPTS) tools/checkpatch tools/make-dist packaging/build-debs \
 		packaging/test-debs tests/dkms/lifecycle tests/unit/mirror-test.sh \
+		tests/unit/dist-test.sh \
 		debian/tests/library-and-tool
 	tools/checkpatch
 
