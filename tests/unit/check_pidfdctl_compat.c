@@ -32,6 +32,7 @@
  */
 struct outcome {
 	int status;		/* exit code, or 128 + signal */
+	int signal;		/* the signal it died of, 0 if it exited */
 	int orphans[MAX_PROCS];	/* the same for the orphans, sorted, unique */
 	int norphans;
 };
@@ -84,6 +85,7 @@ static struct outcome run(char *const argv[], int linger_ms)
 	}
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	o.status = shell_status(status);
+	o.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 	until = now_ms() + linger_ms;
 	while (now_ms() < until) {
 		got = waitpid(-1, &status, WNOHANG);
@@ -105,6 +107,10 @@ static void assert_same(const char *what, const struct outcome *tool,
 	ck_assert_msg(tool->status == ours->status,
 		      "%s: the tool exits %d, pidfdctl %d", what, tool->status,
 		      ours->status);
+	/* A shell stops its loop when its command dies of SIGINT, not 130. */
+	ck_assert_msg(tool->signal == ours->signal,
+		      "%s: the tool dies of signal %d, pidfdctl of %d", what,
+		      tool->signal, ours->signal);
 	ck_assert_msg(tool->norphans == ours->norphans,
 		      "%s: the tool's processes end %d ways, pidfdctl's %d", what,
 		      tool->norphans, ours->norphans);
@@ -159,6 +165,9 @@ static const struct run_case run_cases[] = {
 	{ "the command's own exit", { NULL }, "5", "exit 3", 3, 200 },
 	{ "the command's own death", { NULL }, "5", "kill -USR1 $$",
 	  128 + SIGUSR1, 200 },
+	/* Ctrl-C: the tool dies of the command's SIGINT, as timeout(1). */
+	{ "the command's death by SIGINT", { NULL }, "5", "kill -INT $$",
+	  128 + SIGINT, 200 },
 };
 
 static void run_argv(char **argv, const char *tool, const struct run_case *c)

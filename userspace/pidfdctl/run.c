@@ -9,6 +9,9 @@
  * ignores its own copy; for a KILL it first steps back into the group it
  * came from, to report CMD's end as timeout(1)'s shell would see it).
  *
+ * CMD's death by a signal (not the timeout's) is pidfdctl's too: it
+ * re-raises it, as timeout(1) does.
+ *
  * The pidfd is opened right after fork(): CMD is our child and nobody else
  * can reap it, so its PID cannot be reused before the pidfd pins it.
  * Signals to forward are blocked and read from a signalfd, so that one
@@ -21,6 +24,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -69,6 +73,26 @@ static void signal_command(int pidfd, int sig, bool foreground)
 		kill(-getpid(), sig);
 	else
 		kill(0, sig);
+}
+
+/*
+ * CMD died of @sig, not of our timeout: die of it too, as timeout(1)
+ * does, so that a shell sees what its user did (a loop stops at Ctrl-C:
+ * bash goes on after a command that exits 130, not after one that died
+ * of SIGINT). No core of ours for a signal that dumps one. Returns only
+ * if @sig does not kill.
+ */
+static void die_of(int sig)
+{
+	sigset_t just;
+
+	prctl(PR_SET_DUMPABLE, 0);
+	fflush(NULL);
+	signal(sig, SIG_DFL);
+	sigemptyset(&just);
+	sigaddset(&just, sig);
+	sigprocmask(SIG_UNBLOCK, &just, NULL);
+	raise(sig);
 }
 
 static int reap(pid_t child, int *status)
@@ -215,7 +239,10 @@ int pidfdctl_run(const struct pidfdctl_args *args)
 		return RUN_EXIT_TIMEDOUT;
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
-	if (WIFSIGNALED(status))
+	if (WIFSIGNALED(status)) {
+		if (!timed_out)
+			die_of(WTERMSIG(status));
 		return RUN_EXIT_SIGNAL_BASE + WTERMSIG(status);
+	}
 	return RUN_EXIT_FAILURE;
 }
