@@ -52,7 +52,7 @@ static void slurp(int fd, char *buf, size_t size)
 	close(fd);
 }
 
-int pt_tool_finish(struct pt_tool_run *r)
+static void tool_end(struct pt_tool_run *r)
 {
 	struct timespec now;
 
@@ -62,9 +62,23 @@ int pt_tool_finish(struct pt_tool_run *r)
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	r->ms = (now.tv_sec - r->start.tv_sec) * 1000 +
 		(now.tv_nsec - r->start.tv_nsec) / 1000000;
+}
+
+int pt_tool_finish(struct pt_tool_run *r)
+{
+	tool_end(r);
 	ck_assert_msg(WIFEXITED(r->status), "pidfdctl died: 0x%x; stderr: %s",
 		      r->status, r->stderr_text);
 	return WEXITSTATUS(r->status);
+}
+
+int pt_tool_finish_killed(struct pt_tool_run *r)
+{
+	tool_end(r);
+	ck_assert_msg(WIFSIGNALED(r->status) && !WCOREDUMP(r->status),
+		      "pidfdctl did not die of a signal (without a core): 0x%x; stderr: %s",
+		      r->status, r->stderr_text);
+	return WTERMSIG(r->status);
 }
 
 void pt_tool_wait_holding(pid_t holder, pid_t target)
