@@ -14,7 +14,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include <linux/pidfd_dev.h>
+#include <libpidfd.h>
 
 #include "args.h"
 #include "../lib/check_glue.h"
@@ -88,6 +88,34 @@ START_TEST(unknown_command)
 {
 	assert_rejected(ARGV("frobnicate", "1"),
 			"unknown command 'frobnicate'");
+	assert_rejected(ARGV("--timeout", "1", "wait", "1"),
+			"a command must come first");
+}
+END_TEST
+
+/* Options every command takes may come before the command, too. */
+START_TEST(global_options_first)
+{
+	struct pidfdctl_args a;
+
+	ck_assert_int_eq(parse(ARGV("-v", "kill", "-9", "42"), &a), 0);
+	ck_assert_int_eq(a.command, PIDFDCTL_KILL);
+	ck_assert(a.verbose);
+	ck_assert_int_eq(a.signal, SIGKILL);
+	ck_assert_int_eq(a.pids[0], 42);
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("--backend", "module", "--verbose", "wait", "42"),
+			       &a), 0);
+	ck_assert_int_eq(a.command, PIDFDCTL_WAIT);
+	ck_assert_int_eq(a.backend, LIBPIDFD_BACKEND_MODULE);
+	ck_assert(a.verbose);
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("--backend=native", "info", "42"), &a), 0);
+	ck_assert_int_eq(a.backend, LIBPIDFD_BACKEND_NATIVE);
+	pidfdctl_args_free(&a);
+	assert_rejected(ARGV("--backend", "nope", "wait", "42"),
+			"unknown backend 'nope'");
+	/* A command's own option is still not a global one. */
 	assert_rejected(ARGV("--timeout", "1", "wait", "1"),
 			"a command must come first");
 }
@@ -282,6 +310,14 @@ START_TEST(kill_options)
 	pidfdctl_args_free(&a);
 	ck_assert_int_eq(parse(ARGV("kill", "-l"), &a), 0);
 	ck_assert(a.list_signals);
+	ck_assert_ptr_null(a.list_arg);
+	pidfdctl_args_free(&a);
+	/* kill(1)'s "-l SIG" and "-L". */
+	ck_assert_int_eq(parse(ARGV("kill", "-l", "9"), &a), 0);
+	ck_assert_str_eq(a.list_arg, "9");
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("kill", "-L"), &a), 0);
+	ck_assert(a.list_signals);
 	pidfdctl_args_free(&a);
 
 	/* kill(1)'s forms: -N, -NAME, -SIGNAME first; several PIDs. */
@@ -319,7 +355,11 @@ START_TEST(kill_errors)
 	assert_rejected(ARGV("kill", "-NOPE", "42"), "invalid option");
 	assert_rejected(ARGV("kill", "-9"), "kill: no PID specified");
 	assert_rejected(ARGV("kill", "1", "x"), "invalid PID 'x'");
-	assert_rejected(ARGV("kill", "--list", "1"), "--list takes no PID");
+	assert_rejected(ARGV("kill", "--list", "1", "2"),
+			"--list takes one signal at most");
+	/* A number that is no signal is said to be one, not an option. */
+	assert_rejected(ARGV("kill", "-65", "42"),
+			"kill: invalid signal name or number: 65");
 	assert_rejected(ARGV("kill", "--timeout", "1", "1"),
 			"kill: option '--timeout' not allowed");
 }
@@ -495,6 +535,31 @@ START_TEST(binary_help_version)
 }
 END_TEST
 
+/* kill -l SIG translates, as kill(1): number to name, name to number. */
+START_TEST(binary_kill_list_one)
+{
+	static const struct { const char *arg, *out; } cases[] = {
+		{ "9", "KILL\n" }, { "KILL", "9\n" }, { "SIGTERM", "15\n" },
+		{ "137", "KILL\n" },	/* the shell's 128 + N */
+		{ "RTMIN+2", "36\n" }, { "36", "RTMIN+2\n" },
+	};
+	char out[8192], err[8192];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ck_assert_int_eq(exit_code_of(ARGV("kill", "-l",
+						   (char *)cases[i].arg),
+					      out, err), 0);
+		ck_assert_msg(!strcmp(out, cases[i].out), "kill -l %s: '%s'",
+			      cases[i].arg, out);
+	}
+	ck_assert_int_eq(exit_code_of(ARGV("kill", "-l", "65"), out, err), 1);
+	ck_assert_str_eq(err, "pidfdctl: unknown signal: 65\n");
+	ck_assert_int_eq(exit_code_of(ARGV("kill", "-l", "NOPE"), out, err), 1);
+	ck_assert_int_eq(exit_code_of(ARGV("kill", "-L"), out, err), 0);
+	ck_assert(strstr(out, " 9 KILL\n"));
+}
+END_TEST
+
 START_TEST(binary_usage_errors)
 {
 	char out[8192], err[8192];
@@ -593,14 +658,16 @@ static Suite *args_suite(void)
 
 	tcase_add_checked_fixture(tc, NULL, teardown);
 	pt_add_tests(tc, no_command, unknown_command, help_and_version,
+		     global_options_first,
 		     wait_pids_and_timeout, wait_errors, durations, signals,
 		     kill_options, kill_errors, info_and_status, run_options,
 		     run_foreground, doctor_args, run_errors);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("binary");
-	pt_add_tests(tc, binary_help_version, binary_usage_errors,
-		     binary_without_module, binary_write_error);
+	pt_add_tests(tc, binary_help_version, binary_kill_list_one,
+		     binary_usage_errors, binary_without_module,
+		     binary_write_error);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -49,7 +49,7 @@ void pidfdctl_print_help(FILE *out)
 " pidfdctl wait [--timeout T] [--exited] [--quiet] PID...\n"
 " pidfdctl kill [-s SIG | -SIG | -N] [--thread|--thread-group|\n"
 "               --process-group] [--value N] PID...\n"
-" pidfdctl kill -l\n"
+" pidfdctl kill -l [SIG] | -L\n"
 " pidfdctl info [--json] PID\n"
 " pidfdctl status PID\n"
 " pidfdctl run [--timeout T] [--kill-after T] [-s SIG] [--preserve-status]\n"
@@ -86,13 +86,17 @@ void pidfdctl_print_help(FILE *out)
 "     --process-group   kill: signal the process group PID leads\n"
 "     --value N         kill: queue the integer N with the signal, as\n"
 "                       sigqueue(3) does\n"
-" -l, --list            kill: list signal names\n"
+" -l, --list [SIG]      kill: list signal numbers and names; with SIG, give\n"
+"                       the name of a number (or of 128 + N) or the number\n"
+"                       of a name\n"
+" -L, --table           kill: list signal numbers and names\n"
 " -j, --json            info: print JSON\n"
 " -k, --kill-after T    run: send KILL if CMD still runs T after the signal\n"
 "     --preserve-status run: exit with CMD's status even on timeout\n"
 "     --foreground      run: signal CMD only, not its children, and leave\n"
 "                       it in the terminal's process group (it may read\n"
 "                       the terminal and get its signals)\n"
+"-v and --backend may also come before the command.\n"
 " -v, --verbose         say which kind of pidfd each PID got (the kernel's\n"
 "                       or the module's) and why\n"
 "     --backend B       where pidfds come from: auto (default: the kernel's\n"
@@ -305,6 +309,7 @@ static const struct option long_options[] = {
 	{ "quiet",		no_argument,		NULL, 'q' },
 	{ "signal",		required_argument,	NULL, 's' },
 	{ "list",		no_argument,		NULL, 'l' },
+	{ "table",		no_argument,		NULL, 'L' },
 	{ "thread",		no_argument,		NULL, OPT_THREAD },
 	{ "thread-group",	no_argument,		NULL, OPT_THREAD_GROUP },
 	{ "process-group",	no_argument,		NULL, OPT_PROCESS_GROUP },
@@ -330,7 +335,7 @@ static bool option_allowed(enum pidfdctl_command cmd, int opt)
 		return cmd == PIDFDCTL_WAIT;
 	case 's':
 		return cmd == PIDFDCTL_KILL || cmd == PIDFDCTL_RUN;
-	case 'l': case OPT_THREAD: case OPT_THREAD_GROUP:
+	case 'l': case 'L': case OPT_THREAD: case OPT_THREAD_GROUP:
 	case OPT_PROCESS_GROUP: case OPT_VALUE:
 		return cmd == PIDFDCTL_KILL;
 	case 'j':
@@ -401,7 +406,7 @@ static int parse_options(int argc, char **argv, const char *cmdname,
 	 * CMD's; the other commands accept options after the PIDs too.
 	 */
 	const char *shortopts = args->command == PIDFDCTL_RUN ?
-				"+:hVvt:s:k:" : ":hVvt:eqs:lj";
+				"+:hVvt:s:k:" : ":hVvt:eqs:lLj";
 
 	optind = 0;	/* full re-initialisation, for repeated calls */
 	opterr = 0;
@@ -455,6 +460,7 @@ static int parse_options(int argc, char **argv, const char *cmdname,
 			}
 			break;
 		case 'l':
+		case 'L':
 			args->list_signals = true;
 			break;
 		case OPT_THREAD:
@@ -531,6 +537,31 @@ int pidfdctl_parse(int argc, char **argv, struct pidfdctl_args *args,
 	args->kill_after_ms = -1;
 	args->signal = SIGTERM;
 
+	/* The options of every command may come before it, too. */
+	while (argc > 2 && argv[1][0] == '-') {
+		const char *opt = argv[1];
+		int used = 1;
+
+		if (!strcmp(opt, "-v") || !strcmp(opt, "--verbose")) {
+			args->verbose = true;
+		} else if (!strcmp(opt, "--backend") ||
+			   !strncmp(opt, "--backend=", 10)) {
+			const char *name = opt[9] ? opt + 10 : argv[2];
+
+			used = opt[9] ? 1 : 2;
+			args->backend = libpidfd_backend_by_name(name);
+			if (args->backend < 0) {
+				usage_error(err, "unknown backend '%s' (auto, "
+					    "native or module)", name);
+				return -1;
+			}
+		} else {
+			break;
+		}
+		argv[used] = argv[0];
+		argv += used;
+		argc -= used;
+	}
 	if (argc < 2) {
 		usage_error(err, "no command specified");
 		return -1;
@@ -559,9 +590,16 @@ int pidfdctl_parse(int argc, char **argv, struct pidfdctl_args *args,
 	/* kill(1)'s -SIG and -N forms, first after the command. */
 	if (args->command == PIDFDCTL_KILL && argc > 2 &&
 	    argv[2][0] == '-' && argv[2][1] && argv[2][1] != '-' &&
-	    strcmp(argv[2], "-l") &&
-	    pidfdctl_parse_signal(argv[2] + 1, &args->signal) == 0)
-		skip = 1;
+	    strcmp(argv[2], "-l") && strcmp(argv[2], "-L")) {
+		if (pidfdctl_parse_signal(argv[2] + 1, &args->signal) == 0) {
+			skip = 1;
+		} else if (isdigit((unsigned char)argv[2][1])) {
+			/* Not an option: a number, and no signal's. */
+			usage_error(err, "kill: invalid signal name or number: %s",
+				    argv[2] + 1);
+			return -1;
+		}
+	}
 	first = parse_options(argc - 1 - skip, argv + 1 + skip, cmdname, args,
 			      err);
 	if (first < 0)
@@ -580,10 +618,12 @@ int pidfdctl_parse(int argc, char **argv, struct pidfdctl_args *args,
 		return parse_pids(argc, argv, args, err);
 	case PIDFDCTL_KILL:
 		if (args->list_signals) {
-			if (argc > 0) {
-				usage_error(err, "kill: --list takes no PID");
+			/* kill(1)'s "-l SIG": one name or number to translate. */
+			if (argc > 1) {
+				usage_error(err, "kill: --list takes one signal at most");
 				return -1;
 			}
+			args->list_arg = argc ? argv[0] : NULL;
 			return 0;
 		}
 		if (args->has_value && args->signal == 0) {

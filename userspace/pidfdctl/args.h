@@ -61,6 +61,7 @@ struct pidfdctl_args {
 	bool has_value;
 	int value;
 	bool list_signals;
+	const char *list_arg;	/* kill -l SIG: the one to translate */
 
 	/* info */
 	bool json;

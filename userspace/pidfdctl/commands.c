@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* pidfdctl wait, kill, info, status. */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -243,6 +244,37 @@ out:
 	return code;
 }
 
+/*
+ * kill -l SIG, as kill(1): a number (or an exit status above 128, the
+ * shell's 128 + N) gives the name, a name the number.
+ */
+static int translate_signal(const char *text)
+{
+	char name[32];
+	int sig;
+
+	if (isdigit((unsigned char)text[0])) {
+		char *end;
+		long n = strtol(text, &end, 10);
+
+		if (!*end && n > 128 && n - 128 < NSIG)
+			n -= 128;
+		if (*end || n <= 0 || n > SIGRTMAX ||
+		    (n > SIGSYS && n < SIGRTMIN)) {
+			pidfdctl_warn("unknown signal: %s", text);
+			return PIDFDCTL_EXIT_FAILURE;
+		}
+		printf("%s\n", pidfdctl_signal_name((int)n, name, sizeof(name)) + 3);
+		return PIDFDCTL_EXIT_OK;
+	}
+	if (pidfdctl_parse_signal(text, &sig) < 0 || sig == 0) {
+		pidfdctl_warn("unknown signal: %s", text);
+		return PIDFDCTL_EXIT_FAILURE;
+	}
+	printf("%d\n", sig);
+	return PIDFDCTL_EXIT_OK;
+}
+
 static int list_signals(void)
 {
 	char name[32];
@@ -307,6 +339,8 @@ int pidfdctl_kill(const struct pidfdctl_args *args)
 {
 	int rc = PIDFDCTL_EXIT_OK;
 
+	if (args->list_arg)
+		return translate_signal(args->list_arg);
 	if (args->list_signals)
 		return list_signals();
 	for (size_t i = 0; i < args->npids; i++) {
