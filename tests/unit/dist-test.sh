@@ -10,7 +10,6 @@ set -euo pipefail
 
 series=${1:?usage: dist-test.sh SERIES}
 fail() { printf 'dist-test: FAIL: %s\n' "$*" >&2; exit 1; }
-top=$(pwd)
 version=$(cat VERSION)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
