@@ -114,6 +114,9 @@ START_TEST(kill_thread_id)
 	ck_assert_int_eq(PT_TOOL(&r, "kill", "-s", "0", tid), 1);
 	ck_assert_msg(strstr(r.stderr_text, " is a thread, not a process"),
 		      "%s", r.stderr_text);
+	ck_assert_int_eq(PT_TOOL(&r, "wait", "--timeout", "1", tid), 1);
+	ck_assert_msg(strstr(r.stderr_text, " is a thread, not a process (wait"),
+		      "%s", r.stderr_text);
 	if (pt_kernel_at_least(6, 9)) {
 		ck_assert_int_eq(PT_TOOL(&r, "kill", "-s", "0", "--thread", tid),
 				 0);

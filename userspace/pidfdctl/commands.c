@@ -172,7 +172,7 @@ int pidfdctl_wait(const struct pidfdctl_args *args)
 			   pidfdctl_now_ms() + args->timeout_ms : -1;
 	struct pollfd *pfds;
 	size_t left = 0;
-	int code = PIDFDCTL_EXIT_OK;
+	int code = PIDFDCTL_EXIT_OK, err;
 
 	pfds = calloc(args->npids, sizeof(*pfds));
 	if (!pfds) {
@@ -194,12 +194,16 @@ int pidfdctl_wait(const struct pidfdctl_args *args)
 		}
 		if (errno == ESRCH && args->exited_ok)
 			continue;
-		code = pidfdctl_failure(errno);
-		if (errno == ENOPKG)
-			pidfdctl_warn("%s", libpidfd_strerror(errno));
+		err = errno;
+		code = pidfdctl_failure(err);
+		if (err == ENOPKG)
+			pidfdctl_warn("%s", libpidfd_strerror(err));
+		else if (err != ESRCH && is_thread_id(args->pids[i]))
+			pidfdctl_warn("%d is a thread, not a process (wait waits "
+				      "for processes)", (int)args->pids[i]);
 		else
 			pidfdctl_warn("cannot wait for %d: %s",
-				      (int)args->pids[i], libpidfd_strerror(errno));
+				      (int)args->pids[i], libpidfd_strerror(err));
 		goto out;
 	}
 
