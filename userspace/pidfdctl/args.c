@@ -110,10 +110,11 @@ void pidfdctl_print_help(FILE *out)
 " 1    failure (no such process, no permission, bad usage, ...)\n"
 " 2    the pidfd kernel module is needed and not loaded\n"
 " 3    wait: the timeout expired before all PIDs exited\n"
-" run: CMD's exit status; 128+N if CMD was killed by signal N; 124 if it\n"
+" 64   kill: some PIDs failed and others did not (util-linux's code)\n"
+" run: CMD's exit status; killed by signal N, pidfdctl dies of N; 124 if it\n"
 " timed out (unless --preserve-status), 137 if the timeout's KILL killed\n"
 " it; 125 if pidfdctl failed; 126 if CMD cannot be executed; 127 if CMD\n"
-" was not found. kill: 1 if any PID failed.\n"
+" was not found.\n"
 "\n"
 "For more details see pidfdctl(1).\n", out);
 }

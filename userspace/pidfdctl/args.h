@@ -17,6 +17,7 @@
 #define PIDFDCTL_EXIT_FAILURE	1	/* failure, or bad usage */
 #define PIDFDCTL_EXIT_NOMODULE	2	/* the pidfd module is not loaded */
 #define PIDFDCTL_EXIT_TIMEOUT	3	/* wait: the timeout expired */
+#define PIDFDCTL_EXIT_SOMEOK	64	/* kill: some PIDs failed, not all */
 
 /* Exit codes of "run", as timeout(1) and the shell have them. */
 #define RUN_EXIT_TIMEDOUT	124	/* CMD timed out */

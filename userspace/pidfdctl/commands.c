@@ -338,10 +338,14 @@ static int kill_one(const struct pidfdctl_args *args, pid_t pid)
 	return PIDFDCTL_EXIT_OK;
 }
 
-/* As kill(1): every PID is tried; the first failure's code, if any. */
+/*
+ * As util-linux's kill(1): every PID is tried; 64 if some failed and some
+ * did not, else the first failure's code.
+ */
 int pidfdctl_kill(const struct pidfdctl_args *args)
 {
 	int rc = PIDFDCTL_EXIT_OK;
+	bool some_ok = false;
 
 	if (args->list_arg)
 		return translate_signal(args->list_arg);
@@ -350,10 +354,12 @@ int pidfdctl_kill(const struct pidfdctl_args *args)
 	for (size_t i = 0; i < args->npids; i++) {
 		int one = kill_one(args, args->pids[i]);
 
-		if (rc == PIDFDCTL_EXIT_OK)
+		if (one == PIDFDCTL_EXIT_OK)
+			some_ok = true;
+		else if (rc == PIDFDCTL_EXIT_OK)
 			rc = one;
 	}
-	return rc;
+	return rc != PIDFDCTL_EXIT_OK && some_ok ? PIDFDCTL_EXIT_SOMEOK : rc;
 }
 
 /*
