@@ -128,5 +128,21 @@ START_TEST(kill_thread_id)
 }
 END_TEST
 
+/* Without the module, doctor says what libpidfd does itself. */
+START_TEST(doctor_without_module)
+{
+	struct pt_tool_run r;
+	char want[128];
+
+	ck_assert_int_eq(PT_TOOL(&r, "doctor"), 0);
+	snprintf(want, sizeof(want), "  %-44s %s\n",
+		 "PIDFD_GET_PROCFD, from_procdir", "proved in userspace (libpidfd)");
+	ck_assert_msg(strstr(r.stdout_text, want), "%s", r.stdout_text);
+	snprintf(want, sizeof(want), "  %-44s %s\n", "PIDFD_AUTOKILL",
+		 "needs the module");
+	ck_assert_msg(strstr(r.stdout_text, want), "%s", r.stdout_text);
+}
+END_TEST
+
 PT_SUITE_MAIN("native_pidfdctl", info_from_6_13, status_everywhere,
-	      wait_non_child, kill_thread_id)
+	      wait_non_child, kill_thread_id, doctor_without_module)

@@ -678,6 +678,9 @@ START_TEST(doctor_says_what_is_here)
 		      "%s", r.stdout_text);
 	ck_assert_msg(strstr(r.stdout_text, "/dev/pidfd can be opened"), "%s",
 		      r.stdout_text);
+	snprintf(want, sizeof(want), "  %-44s %s\n",
+		 "PIDFD_GET_PROCFD, from_procdir", "the module's");
+	ck_assert_msg(strstr(r.stdout_text, want), "%s", r.stdout_text);
 	ck_assert_msg(strstr(r.stdout_text, "no active LSM can tell them"),
 		      "%s", r.stdout_text);
 

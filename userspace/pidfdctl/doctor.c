@@ -149,6 +149,7 @@ static void library_routes(void)
 	};
 	int fd = libpidfd_open(getpid(), 0);
 	int kind = fd >= 0 ? libpidfd_pidfd_backend(fd) : -1;
+	bool module;
 
 	printf("libpidfd %s\n", libpidfd_version());
 	if (fd < 0) {
@@ -158,9 +159,12 @@ static void library_routes(void)
 	printf("  libpidfd_open() makes %s pidfds\n",
 	       kind == LIBPIDFD_BACKEND_NATIVE || kind == LIBPIDFD_BACKEND_MODULE ?
 	       kinds[kind] : "unknown");
-	printf("  %-44s %s\n", "PIDFD_GET_PROCFD, from_procdir, AUTOKILL",
-	       libpidfd_probe() == 0 ? "the module's" :
-	       "need the module");
+	/* Without the module the library proves the first two itself. */
+	module = libpidfd_probe() == 0;
+	printf("  %-44s %s\n", "PIDFD_GET_PROCFD, from_procdir",
+	       module ? "the module's" : "proved in userspace (libpidfd)");
+	printf("  %-44s %s\n", "PIDFD_AUTOKILL",
+	       module ? "the module's" : "needs the module");
 	close(fd);
 }
 
