@@ -199,9 +199,10 @@ START_TEST(durations)
 		{ "0", 0 }, { "1", 1000 }, { "0.25", 250 }, { ".5s", 500 },
 		{ "3m", 180000 }, { "1h", 3600000 }, { "1d", 86400000 },
 		{ "0.0001", 1 },	/* rounded up, never to "no timeout" */
+		{ "inf", 0 }, { "Infinity", 0 },	/* timeout(1)'s: none */
 	};
 	static const char *const bad[] = {
-		"", "-1", "1x", "1ms", "s", "abc", "nan", "inf", "1 ",
+		"", "-1", "1x", "1ms", "s", "abc", "nan", "infs", "1 ",
 	};
 	int64_t ms;
 
@@ -417,6 +418,29 @@ START_TEST(run_options)
 	ck_assert_int_eq(parse(ARGV("run", "true"), &a), 0);
 	ck_assert_int_eq(a.timeout_ms, -1);
 	ck_assert_int_eq(a.kill_after_ms, -1);
+	pidfdctl_args_free(&a);
+
+	/* timeout(1)'s form: DURATION CMD; "inf" is no limit. */
+	ck_assert_int_eq(parse(ARGV("run", "-k", "1", "2.5", "sleep", "9"), &a), 0);
+	ck_assert_int_eq(a.timeout_ms, 2500);
+	ck_assert_int_eq(a.kill_after_ms, 1000);
+	ck_assert_str_eq(a.cmd[0], "sleep");
+	ck_assert_str_eq(a.cmd[1], "9");
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("run", "inf", "true"), &a), 0);
+	ck_assert_int_eq(a.timeout_ms, -1);
+	ck_assert_str_eq(a.cmd[0], "true");
+	pidfdctl_args_free(&a);
+	/* With --timeout, or alone, a number is the command. */
+	ck_assert_int_eq(parse(ARGV("run", "--timeout", "1", "5", "x"), &a), 0);
+	ck_assert_int_eq(a.timeout_ms, 1000);
+	ck_assert_str_eq(a.cmd[0], "5");
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("run", "5"), &a), 0);
+	ck_assert_str_eq(a.cmd[0], "5");
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("wait", "--timeout", "INF", "1"), &a), 0);
+	ck_assert_int_eq(a.timeout_ms, -1);
 	pidfdctl_args_free(&a);
 }
 END_TEST

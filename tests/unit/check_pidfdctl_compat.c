@@ -163,6 +163,7 @@ static const struct run_case run_cases[] = {
 	{ "--preserve-status", { "--preserve-status", NULL }, "1",
 	  "exec sleep 7", 128 + SIGTERM, LINGER_MS },
 	{ "the command's own exit", { NULL }, "5", "exit 3", 3, 200 },
+	{ "no limit: inf", { NULL }, "inf", "exit 4", 4, 200 },
 	{ "the command's own death", { NULL }, "5", "kill -USR1 $$",
 	  128 + SIGUSR1, 200 },
 	/* Ctrl-C: the tool dies of the command's SIGINT, as timeout(1). */
@@ -174,16 +175,12 @@ static void run_argv(char **argv, const char *tool, const struct run_case *c)
 {
 	int n = 0;
 
+	/* The same words for both: pidfdctl run takes timeout(1)'s form. */
 	argv[n++] = (char *)tool;
-	if (strcmp(tool, "timeout") != 0) {
+	if (strcmp(tool, "timeout") != 0)
 		argv[n++] = "run";
-		for (int i = 0; c->options[i]; i++)
-			argv[n++] = (char *)c->options[i];
-		argv[n++] = "-t";
-	} else {
-		for (int i = 0; c->options[i]; i++)
-			argv[n++] = (char *)c->options[i];
-	}
+	for (int i = 0; c->options[i]; i++)
+		argv[n++] = (char *)c->options[i];
 	argv[n++] = (char *)c->duration;
 	argv[n++] = "sh";
 	argv[n++] = "-c";

@@ -54,6 +54,7 @@ void pidfdctl_print_help(FILE *out)
 " pidfdctl status PID\n"
 " pidfdctl run [--timeout T] [--kill-after T] [-s SIG] [--preserve-status]\n"
 "              [--foreground] [--] CMD [ARG...]\n"
+" pidfdctl run [OPTION...] T CMD [ARG...]    (timeout(1)'s form)\n"
 " pidfdctl doctor\n"
 "\n"
 "Work with processes through pidfds, free of PID-reuse races: the\n"
@@ -144,6 +145,11 @@ int pidfdctl_parse_duration(const char *text, int64_t *ms)
 	double value, scale = 1.0;
 	char *end;
 
+	/* timeout(1)'s word for no limit. */
+	if (!strcasecmp(text, "inf") || !strcasecmp(text, "infinity")) {
+		*ms = 0;
+		return 0;
+	}
 	if (!isdigit((unsigned char)text[0]) && text[0] != '.')
 		return -1;
 	errno = 0;
@@ -442,6 +448,7 @@ static int parse_options(int argc, char **argv, const char *cmdname,
 			if (duration_option(optarg, &args->timeout_ms,
 					    "timeout", err) < 0)
 				return -1;
+			args->timeout_given = true;
 			break;
 		case 'k':
 			if (duration_option(optarg, &args->kill_after_ms,
@@ -649,6 +656,14 @@ int pidfdctl_parse(int argc, char **argv, struct pidfdctl_args *args,
 		}
 		return parse_pids(argc, argv, args, err);
 	case PIDFDCTL_RUN:
+		/* timeout(1)'s form: run DURATION CMD, without --timeout. */
+		if (!args->timeout_given && argc >= 2 &&
+		    pidfdctl_parse_duration(argv[0], &args->timeout_ms) == 0) {
+			if (args->timeout_ms == 0)
+				args->timeout_ms = -1;
+			argc--;
+			argv++;
+		}
 		if (argc < 1) {
 			usage_error(err, "run: no command specified");
 			return -1;

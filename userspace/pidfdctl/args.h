@@ -50,8 +50,9 @@ struct pidfdctl_args {
 	pid_t *pids;
 	size_t npids;
 
-	/* wait, run: milliseconds, -1 for none. */
+	/* wait, run: milliseconds, -1 for none; given as --timeout. */
 	int64_t timeout_ms;
+	bool timeout_given;
 	/* wait: an already-gone PID is not an error; print nothing. */
 	bool exited_ok;
 	bool quiet;
