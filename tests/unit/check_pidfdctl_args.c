@@ -559,6 +559,20 @@ START_TEST(binary_help_version)
 }
 END_TEST
 
+/* run -v says what timeout(1) -v says of the timeout's signals. */
+START_TEST(binary_run_verbose)
+{
+	char out[8192], err[8192];
+
+	ck_assert_int_eq(exit_code_of(ARGV("run", "-v", "-k", "0.2", "0.1", "sh",
+					   "-c", "trap '' TERM; sleep 5"),
+				      out, err), 137);
+	ck_assert_msg(strstr(err, "pidfdctl: sending signal TERM to command 'sh'\n"
+			     "pidfdctl: sending signal KILL to command 'sh'\n"),
+		      "%s", err);
+}
+END_TEST
+
 /* kill -l SIG translates, as kill(1): number to name, name to number. */
 START_TEST(binary_kill_list_one)
 {
@@ -690,6 +704,7 @@ static Suite *args_suite(void)
 
 	tc = tcase_create("binary");
 	pt_add_tests(tc, binary_help_version, binary_kill_list_one,
+		     binary_run_verbose,
 		     binary_usage_errors, binary_without_module,
 		     binary_write_error);
 	suite_add_tcase(s, tc);

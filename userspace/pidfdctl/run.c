@@ -95,6 +95,17 @@ static void die_of(int sig)
 	raise(sig);
 }
 
+/* --verbose: what timeout(1) --verbose says of the timeout's signals. */
+static void say_sending(const struct pidfdctl_args *args, int sig)
+{
+	char name[32];
+
+	if (args->verbose)
+		pidfdctl_warn("sending signal %s to command '%s'",
+			      pidfdctl_signal_name(sig, name, sizeof(name)) + 3,
+			      args->cmd[0]);
+}
+
 static int reap(pid_t child, int *status)
 {
 	while (waitpid(child, status, 0) < 0) {
@@ -212,6 +223,7 @@ int pidfdctl_run(const struct pidfdctl_args *args)
 		if (signal_at >= 0 && pidfdctl_now_ms() >= signal_at) {
 			timed_out = true;
 			signal_at = -1;
+			say_sending(args, args->signal);
 			signal_command(pidfd, args->signal, args->foreground);
 			/* As timeout(1): a stopped CMD must run to see it. */
 			if (args->signal != SIGKILL && args->signal != SIGCONT)
@@ -220,6 +232,7 @@ int pidfdctl_run(const struct pidfdctl_args *args)
 				kill_at = pidfdctl_now_ms() + args->kill_after_ms;
 		} else if (kill_at >= 0 && pidfdctl_now_ms() >= kill_at) {
 			kill_at = -1;
+			say_sending(args, SIGKILL);
 			signal_command(pidfd, SIGKILL, args->foreground);
 		}
 	}
