@@ -202,6 +202,29 @@ START_TEST(wait_several_and_unreaped)
 }
 END_TEST
 
+/* --count 1 of two: returns when the first ends, the other still runs. */
+START_TEST(wait_count_first)
+{
+	char p1[16], p2[16], want[64];
+	struct pt_tool_run r;
+	pid_t g, mid, s = start_sleeper();
+	int go, status;
+
+	g = start_non_child(5, 0, &go, &mid);
+	pt_tool_start(&r, (const char *const[]){ "wait", "--count", "1",
+			itoa_buf(s, p1), itoa_buf(g, p2), NULL });
+	pt_tool_wait_holding(r.pid, g);
+	ck_assert_int_eq(write(go, "x", 1), 1);
+	ck_assert_msg(pt_tool_finish(&r) == 0, "stderr: %s", r.stderr_text);
+	snprintf(want, sizeof(want), "%d: exited with status 5\n", g);
+	ck_assert_str_eq(r.stdout_text, want);
+	ck_assert_int_eq(kill(s, 0), 0);	/* not waited for, still there */
+	pt_kill_reap(s);
+	waitpid(mid, &status, 0);
+	close(go);
+}
+END_TEST
+
 START_TEST(wait_timeout_and_missing)
 {
 	char pidtext[16];
@@ -708,7 +731,7 @@ static Suite *pidfdctl_suite(void)
 	tcase_set_timeout(tc, 60);
 	pt_add_tests(tc, wait_non_child_exit_status, wait_non_child_killed,
 		     verbose_names_the_backend, wait_several_and_unreaped,
-		     wait_timeout_and_missing);
+		     wait_count_first, wait_timeout_and_missing);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("kill");

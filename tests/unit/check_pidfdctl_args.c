@@ -173,6 +173,23 @@ START_TEST(wait_pids_and_timeout)
 }
 END_TEST
 
+START_TEST(wait_count)
+{
+	struct pidfdctl_args a;
+
+	ck_assert_int_eq(parse(ARGV("wait", "-c", "2", "1", "2", "3"), &a), 0);
+	ck_assert_uint_eq(a.count, 2);
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("wait", "1", "--count=1"), &a), 0);
+	ck_assert_uint_eq(a.count, 1);
+	pidfdctl_args_free(&a);
+	assert_rejected(ARGV("wait", "-c", "3", "1", "2"),
+			"wait: --count 3 is more than the 2 PIDs given");
+	assert_rejected(ARGV("wait", "-c", "0", "1"), "invalid count '0'");
+	assert_rejected(ARGV("kill", "-c", "1", "1"), "not allowed");
+}
+END_TEST
+
 START_TEST(wait_errors)
 {
 	assert_rejected(ARGV("wait"), "no PID specified");
@@ -697,7 +714,7 @@ static Suite *args_suite(void)
 	tcase_add_checked_fixture(tc, NULL, teardown);
 	pt_add_tests(tc, no_command, unknown_command, help_and_version,
 		     global_options_first,
-		     wait_pids_and_timeout, wait_errors, durations, signals,
+		     wait_pids_and_timeout, wait_count, wait_errors, durations, signals,
 		     kill_options, kill_errors, info_and_status, run_options,
 		     run_foreground, doctor_args, run_errors);
 	suite_add_tcase(s, tc);

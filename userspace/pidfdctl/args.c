@@ -46,7 +46,7 @@ void pidfdctl_print_help(FILE *out)
 {
 	fputs(
 "Usage:\n"
-" pidfdctl wait [--timeout T] [--exited] [--quiet] PID...\n"
+" pidfdctl wait [--timeout T] [--exited] [--count N] [--quiet] PID...\n"
 " pidfdctl kill [-s SIG | -SIG | -N] [--thread|--thread-group|\n"
 "               --process-group] [--value N] PID...\n"
 " pidfdctl kill -l [SIG] | -L\n"
@@ -78,6 +78,7 @@ void pidfdctl_print_help(FILE *out)
 " -t, --timeout T       wait/run: give up (wait) or signal CMD (run) after T\n"
 "                       (seconds; suffix s, m, h or d; 0 means never)\n"
 " -e, --exited          wait: a PID that is already gone is not an error\n"
+" -c, --count N         wait: return once N of the PIDs have ended\n"
 " -q, --quiet           wait: print nothing\n"
 " -s, --signal SIG      kill: the signal (default TERM; also -SIG, -N as\n"
 "                       the first option); run: the signal sent at the\n"
@@ -313,6 +314,7 @@ static const struct option long_options[] = {
 	{ "version",		no_argument,		NULL, 'V' },
 	{ "timeout",		required_argument,	NULL, 't' },
 	{ "exited",		no_argument,		NULL, 'e' },
+	{ "count",		required_argument,	NULL, 'c' },
 	{ "quiet",		no_argument,		NULL, 'q' },
 	{ "signal",		required_argument,	NULL, 's' },
 	{ "list",		no_argument,		NULL, 'l' },
@@ -338,7 +340,7 @@ static bool option_allowed(enum pidfdctl_command cmd, int opt)
 		return true;
 	case 't':
 		return cmd == PIDFDCTL_WAIT || cmd == PIDFDCTL_RUN;
-	case 'e': case 'q':
+	case 'e': case 'q': case 'c':
 		return cmd == PIDFDCTL_WAIT;
 	case 's':
 		return cmd == PIDFDCTL_KILL || cmd == PIDFDCTL_RUN;
@@ -413,7 +415,7 @@ static int parse_options(int argc, char **argv, const char *cmdname,
 	 * CMD's; the other commands accept options after the PIDs too.
 	 */
 	const char *shortopts = args->command == PIDFDCTL_RUN ?
-				"+:hVvt:s:k:" : ":hVvt:eqs:lLj";
+				"+:hVvt:s:k:" : ":hVvt:eqc:s:lLj";
 
 	optind = 0;	/* full re-initialisation, for repeated calls */
 	opterr = 0;
@@ -458,6 +460,16 @@ static int parse_options(int argc, char **argv, const char *cmdname,
 		case 'e':
 			args->exited_ok = true;
 			break;
+		case 'c': {
+			int n;
+
+			if (parse_int(optarg, &n) < 0 || n <= 0) {
+				usage_error(err, "invalid count '%s'", optarg);
+				return -1;
+			}
+			args->count = (size_t)n;
+			break;
+		}
 		case 'q':
 			args->quiet = true;
 			break;
@@ -621,6 +633,12 @@ int pidfdctl_parse(int argc, char **argv, struct pidfdctl_args *args,
 	case PIDFDCTL_WAIT:
 		if (argc < 1) {
 			usage_error(err, "wait: no PID specified");
+			return -1;
+		}
+		if (args->count > (size_t)argc) {
+			usage_error(err, "wait: --count %zu is more than the %d "
+				    "PID%s given", args->count, argc,
+				    argc == 1 ? "" : "s");
 			return -1;
 		}
 		return parse_pids(argc, argv, args, err);

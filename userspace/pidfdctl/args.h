@@ -55,6 +55,7 @@ struct pidfdctl_args {
 	bool timeout_given;
 	/* wait: an already-gone PID is not an error; print nothing. */
 	bool exited_ok;
+	size_t count;	/* wait: return after this many ended; 0: all */
 	bool quiet;
 
 	/* kill: signal, PIDFD_SIGNAL_* scope, and a queued value. */

@@ -171,7 +171,8 @@ int pidfdctl_wait(const struct pidfdctl_args *args)
 	int64_t deadline = args->timeout_ms >= 0 ?
 			   pidfdctl_now_ms() + args->timeout_ms : -1;
 	struct pollfd *pfds;
-	size_t left = 0;
+	/* How many more must end: all, or --count of them. */
+	size_t left = args->count ? args->count : args->npids;
 	int code = PIDFDCTL_EXIT_OK, err;
 
 	pfds = calloc(args->npids, sizeof(*pfds));
@@ -189,11 +190,14 @@ int pidfdctl_wait(const struct pidfdctl_args *args)
 		pfds[i].events = POLLIN;
 		if (pfds[i].fd >= 0) {
 			pidfdctl_say_pidfd(args->pids[i], pfds[i].fd);
-			left++;
 			continue;
 		}
-		if (errno == ESRCH && args->exited_ok)
+		/* Gone already: as if it had ended first. */
+		if (errno == ESRCH && args->exited_ok) {
+			if (left)
+				left--;
 			continue;
+		}
 		err = errno;
 		code = pidfdctl_failure(err);
 		if (err == ENOPKG)
@@ -230,7 +234,7 @@ int pidfdctl_wait(const struct pidfdctl_args *args)
 			code = PIDFDCTL_EXIT_TIMEOUT;
 			goto out;
 		}
-		for (size_t i = 0; i < args->npids; i++) {
+		for (size_t i = 0; i < args->npids && left > 0; i++) {
 			if (pfds[i].fd < 0 || !pfds[i].revents)
 				continue;
 			if (!args->quiet)
