@@ -639,6 +639,55 @@ START_TEST(run_timeout)
 }
 END_TEST
 
+/* A child of ours running @script, which prints "ready" first. */
+static pid_t start_script(const char *script)
+{
+	int out[2];
+	char line[8];
+	pid_t pid;
+
+	ck_assert_int_eq(pipe(out), 0);
+	pid = pt_fork();
+	if (pid == 0) {
+		dup2(out[1], 1);
+		execl("/bin/sh", "sh", "-c", script, (char *)NULL);
+		_exit(127);
+	}
+	ck_assert_int_gt(pid, 0);
+	close(out[1]);
+	ck_assert_int_eq(read(out[0], line, 6), 6);
+	close(out[0]);
+	return pid;
+}
+
+/*
+ * kill --timeout MS SIG (util-linux's): the follow-up goes to the same
+ * process if it has not ended within MS, and not at all if it has.
+ */
+START_TEST(kill_follow_up)
+{
+	static const char slow_exit[] =
+		"trap 'sleep 0.5; exit 7' TERM; echo ready; "
+		"while :; do sleep 0.05; done";
+	struct pt_tool_run r;
+	char pidtext[16];
+	pid_t child;
+
+	/* Ends 0.5 s after TERM: a follow-up after 0.1 s kills it. */
+	child = start_script(slow_exit);
+	ck_assert_int_eq(PT_TOOL(&r, "kill", "--timeout", "100", "KILL",
+				 itoa_buf(child, pidtext)), 0);
+	ck_assert_int_eq(pt_reap(child), 128 + SIGKILL);
+	/* With 5 s to end, it exits by itself: no KILL. */
+	child = start_script(slow_exit);
+	ck_assert_int_eq(PT_TOOL(&r, "kill", itoa_buf(child, pidtext),
+				 "--timeout", "5000", "KILL"), 0);
+	ck_assert_int_eq(pt_reap(child), 7);
+	ck_assert_msg(r.ms < 4500, "waited %ld ms for a process that ended",
+		      r.ms);
+}
+END_TEST
+
 /* Start "run" whose CMD prints "ready" first, and wait for that line. */
 static void start_ready(struct pt_tool_run *r, const char *script)
 {
@@ -737,7 +786,7 @@ static Suite *pidfdctl_suite(void)
 	tc = tcase_create("kill");
 	tcase_set_timeout(tc, 60);
 	pt_add_tests(tc, kill_default_and_value, kill_each_scope,
-		     kill_unprivileged_eperm, info_and_status);
+		     kill_unprivileged_eperm, kill_follow_up, info_and_status);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("run");

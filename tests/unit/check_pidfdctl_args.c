@@ -355,6 +355,31 @@ START_TEST(kill_options)
 }
 END_TEST
 
+/* util-linux's kill --timeout MS SIG, repeatable, anywhere. */
+START_TEST(kill_follow_ups)
+{
+	struct pidfdctl_args a;
+
+	ck_assert_int_eq(parse(ARGV("kill", "-s", "QUIT", "--timeout", "1000", "TERM",
+				    "42", "--timeout", "250", "KILL"), &a), 0);
+	ck_assert_int_eq(a.signal, SIGQUIT);
+	ck_assert_uint_eq(a.nfollow, 2);
+	ck_assert_int_eq(a.follow[0].ms, 1000);
+	ck_assert_int_eq(a.follow[0].sig, SIGTERM);
+	ck_assert_int_eq(a.follow[1].ms, 250);
+	ck_assert_int_eq(a.follow[1].sig, SIGKILL);
+	ck_assert_uint_eq(a.npids, 1);
+	ck_assert_int_eq(a.pids[0], 42);
+	pidfdctl_args_free(&a);
+	assert_rejected(ARGV("kill", "--timeout", "1s", "KILL", "42"),
+			"kill: invalid timeout '1s' (milliseconds)");
+	assert_rejected(ARGV("kill", "42", "--timeout", "10"),
+			"needs a signal after it");
+	assert_rejected(ARGV("kill", "--timeout", "10", "NOPE", "42"),
+			"kill: unknown signal 'NOPE'");
+}
+END_TEST
+
 START_TEST(kill_errors)
 {
 	assert_rejected(ARGV("kill", "--thread", "--process-group", "42"),
@@ -378,8 +403,6 @@ START_TEST(kill_errors)
 	/* A number that is no signal is said to be one, not an option. */
 	assert_rejected(ARGV("kill", "-65", "42"),
 			"kill: invalid signal name or number: 65");
-	assert_rejected(ARGV("kill", "--timeout", "1", "1"),
-			"kill: option '--timeout' not allowed");
 }
 END_TEST
 
@@ -715,7 +738,7 @@ static Suite *args_suite(void)
 	pt_add_tests(tc, no_command, unknown_command, help_and_version,
 		     global_options_first,
 		     wait_pids_and_timeout, wait_count, wait_errors, durations, signals,
-		     kill_options, kill_errors, info_and_status, run_options,
+		     kill_options, kill_follow_ups, kill_errors, info_and_status, run_options,
 		     run_foreground, doctor_args, run_errors);
 	suite_add_tcase(s, tc);
 

@@ -48,7 +48,7 @@ void pidfdctl_print_help(FILE *out)
 "Usage:\n"
 " pidfdctl wait [--timeout T] [--exited] [--count N] [--quiet] PID...\n"
 " pidfdctl kill [-s SIG | -SIG | -N] [--thread|--thread-group|\n"
-"               --process-group] [--value N] PID...\n"
+"               --process-group] [--value N] [--timeout MS SIG]... PID...\n"
 " pidfdctl kill -l [SIG] | -L\n"
 " pidfdctl info [--json] PID\n"
 " pidfdctl status PID\n"
@@ -77,6 +77,8 @@ void pidfdctl_print_help(FILE *out)
 "Options:\n"
 " -t, --timeout T       wait/run: give up (wait) or signal CMD (run) after T\n"
 "                       (seconds; suffix s, m, h or d; 0 means never)\n"
+"     --timeout MS SIG  kill: if the process still runs MS milliseconds\n"
+"                       later, send SIG (util-linux's kill; repeatable)\n"
 " -e, --exited          wait: a PID that is already gone is not an error\n"
 " -c, --count N         wait: return once N of the PIDs have ended\n"
 " -q, --quiet           wait: print nothing\n"
@@ -339,7 +341,8 @@ static bool option_allowed(enum pidfdctl_command cmd, int opt)
 	case 'h': case 'V': case 'v': case OPT_BACKEND:
 		return true;
 	case 't':
-		return cmd == PIDFDCTL_WAIT || cmd == PIDFDCTL_RUN;
+		return cmd == PIDFDCTL_WAIT || cmd == PIDFDCTL_RUN ||
+		       cmd == PIDFDCTL_KILL;
 	case 'e': case 'q': case 'c':
 		return cmd == PIDFDCTL_WAIT;
 	case 's':
@@ -403,6 +406,38 @@ static int duration_option(const char *text, int64_t *ms, const char *name,
 	return 0;
 }
 
+/*
+ * kill --timeout MS SIG, as util-linux's kill: MS in milliseconds (not a
+ * duration), then the signal, the next argument, taken from getopt.
+ */
+static int follow_option(int argc, char **argv, struct pidfdctl_args *args,
+			 FILE *err)
+{
+	int ms;
+
+	if (parse_int(optarg, &ms) < 0 || ms < 0) {
+		usage_error(err, "kill: invalid timeout '%s' (milliseconds)",
+			    optarg);
+		return -1;
+	}
+	if (optind >= argc) {
+		usage_error(err, "kill: --timeout %s needs a signal after it",
+			    optarg);
+		return -1;
+	}
+	if (args->nfollow == PIDFDCTL_MAX_FOLLOW) {
+		usage_error(err, "kill: at most %d --timeout", PIDFDCTL_MAX_FOLLOW);
+		return -1;
+	}
+	if (pidfdctl_parse_signal(argv[optind], &args->follow[args->nfollow].sig) < 0) {
+		usage_error(err, "kill: unknown signal '%s'", argv[optind]);
+		return -1;
+	}
+	args->follow[args->nfollow++].ms = ms;
+	optind++;
+	return 0;
+}
+
 /* argv[0] is the command, or kill's -SIG, which getopt skips alike. */
 static int parse_options(int argc, char **argv, const char *cmdname,
 			 struct pidfdctl_args *args, FILE *err)
@@ -447,6 +482,11 @@ static int parse_options(int argc, char **argv, const char *cmdname,
 			args->command = PIDFDCTL_VERSION;
 			return 0;
 		case 't':
+			if (args->command == PIDFDCTL_KILL) {
+				if (follow_option(argc, argv, args, err) < 0)
+					return -1;
+				break;
+			}
 			if (duration_option(optarg, &args->timeout_ms,
 					    "timeout", err) < 0)
 				return -1;

@@ -27,6 +27,8 @@
 #define RUN_EXIT_SIGNAL_BASE	128	/* + signal number: CMD killed */
 #define RUN_EXIT_KILLED		(RUN_EXIT_SIGNAL_BASE + SIGKILL)
 
+#define PIDFDCTL_MAX_FOLLOW	8
+
 enum pidfdctl_command {
 	PIDFDCTL_NONE,
 	PIDFDCTL_HELP,
@@ -64,6 +66,13 @@ struct pidfdctl_args {
 	bool has_value;
 	int value;
 	bool list_signals;
+	/*
+	 * kill --timeout MS SIG (util-linux's): after the signal, wait up
+	 * to MS milliseconds for the process to end and send SIG if it has
+	 * not; the pairs in the order given.
+	 */
+	struct { int64_t ms; int sig; } follow[PIDFDCTL_MAX_FOLLOW];
+	size_t nfollow;
 	const char *list_arg;	/* kill -l SIG: the one to translate */
 
 	/* info */

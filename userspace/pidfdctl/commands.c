@@ -297,6 +297,40 @@ static int list_signals(void)
 }
 
 /* One PID of "kill": 0, or the exit code of its failure. */
+/*
+ * kill --timeout: each follow-up signal goes to the same process, through
+ * its pidfd, only if it has not ended within the time (the pidfd polls
+ * readable when it has), as util-linux's kill does with pidfds.
+ */
+static void follow_up(const struct pidfdctl_args *args, pid_t pid, int pidfd)
+{
+	char name[32];
+
+	for (size_t i = 0; i < args->nfollow; i++) {
+		int64_t until = pidfdctl_now_ms() + args->follow[i].ms;
+		struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
+		int ready;
+
+		do {
+			int64_t rest = until - pidfdctl_now_ms();
+
+			ready = poll(&pfd, 1, rest > 0 ? (int)rest : 0);
+		} while (ready < 0 && errno == EINTR);
+		if (ready != 0)
+			return;		/* ended, or poll failed: send nothing */
+		if (pidfdctl_verbose)
+			pidfdctl_warn("%d still runs: sending %s", (int)pid,
+				      pidfdctl_signal_name(args->follow[i].sig,
+							   name, sizeof(name)));
+		if (libpidfd_send_signal(pidfd, args->follow[i].sig, NULL,
+					 args->scope) < 0 && errno != ESRCH)
+			pidfdctl_warn("sending %s to %d failed: %s",
+				      pidfdctl_signal_name(args->follow[i].sig,
+							   name, sizeof(name)),
+				      (int)pid, libpidfd_strerror(errno));
+	}
+}
+
 static int kill_one(const struct pidfdctl_args *args, pid_t pid)
 {
 	siginfo_t info, *infop = NULL;
@@ -321,6 +355,8 @@ static int kill_one(const struct pidfdctl_args *args, pid_t pid)
 	}
 	ret = libpidfd_send_signal(pidfd, args->signal, infop, args->scope);
 	err = errno;
+	if (ret == 0)
+		follow_up(args, pid, pidfd);
 	close(pidfd);
 	if (ret < 0) {
 		if (err == ESRCH && args->scope == PIDFD_SIGNAL_PROCESS_GROUP)
