@@ -128,6 +128,48 @@ START_TEST(kill_thread_id)
 }
 END_TEST
 
+/*
+ * kill -PGID, as kill(1): the whole group, the members the leader made
+ * included; with nobody left, ESRCH and exit 1.
+ */
+START_TEST(kill_process_group)
+{
+	struct pt_tool_run r;
+	char arg[24];
+	int ready[2];
+	pid_t leader, member = 0;
+
+	ck_assert_int_eq(pipe(ready), 0);
+	leader = pt_fork();
+	if (leader == 0) {
+		pid_t m;
+
+		setpgid(0, 0);
+		m = fork();
+		if (m == 0) {
+			pause();
+			_exit(0);
+		}
+		if (write(ready[1], &m, sizeof(m)) != sizeof(m))
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	ck_assert_int_eq(read(ready[0], &member, sizeof(member)), sizeof(member));
+	close(ready[0]);
+	close(ready[1]);
+	snprintf(arg, sizeof(arg), "-%d", leader);
+	ck_assert_int_eq(PT_TOOL(&r, "kill", "-s", "TERM", arg), 0);
+	ck_assert_int_eq(pt_reap(leader), 128 + SIGTERM);
+	/* The member, now init's, is gone too: no one is left in the group. */
+	for (int i = 0; i < 100 && kill(member, 0) == 0; i++)
+		usleep(20000);
+	ck_assert_int_eq(kill(-leader, 0), -1);
+	ck_assert_int_eq(PT_TOOL(&r, "kill", "-0", arg), 1);
+	ck_assert_msg(strstr(r.stderr_text, "process group"), "%s", r.stderr_text);
+}
+END_TEST
+
 /* Without the module, doctor says what libpidfd does itself. */
 START_TEST(doctor_without_module)
 {
@@ -145,4 +187,5 @@ START_TEST(doctor_without_module)
 END_TEST
 
 PT_SUITE_MAIN("native_pidfdctl", info_from_6_13, status_everywhere,
-	      wait_non_child, kill_thread_id, doctor_without_module)
+	      wait_non_child, kill_thread_id, kill_process_group,
+	      doctor_without_module)

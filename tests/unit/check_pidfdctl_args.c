@@ -355,6 +355,33 @@ START_TEST(kill_options)
 }
 END_TEST
 
+/* kill(1)'s -PGID: a process group, wherever it stands. */
+START_TEST(kill_process_groups)
+{
+	struct pidfdctl_args a;
+
+	ck_assert_int_eq(parse(ARGV("kill", "-9", "-123", "45"), &a), 0);
+	ck_assert_int_eq(a.signal, SIGKILL);
+	ck_assert_uint_eq(a.npids, 2);
+	ck_assert_int_eq(a.pids[0], 45);	/* groups come last */
+	ck_assert_int_eq(a.pids[1], -123);
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("kill", "-s", "0", "--", "-77"), &a), 0);
+	ck_assert_int_eq(a.pids[0], -77);
+	pidfdctl_args_free(&a);
+	/* An option's negative argument stays the option's. */
+	ck_assert_int_eq(parse(ARGV("kill", "--value", "-7", "-s", "USR1", "42"), &a), 0);
+	ck_assert_int_eq(a.value, -7);
+	ck_assert_uint_eq(a.npids, 1);
+	ck_assert_int_eq(a.pids[0], 42);
+	pidfdctl_args_free(&a);
+	assert_rejected(ARGV("kill", "-0", "-1"), "kill: invalid process group '-1'");
+	assert_rejected(ARGV("kill", "--value", "1", "-s", "USR1", "-99"),
+			"kill: a process group (-99) has no pidfd");
+	assert_rejected(ARGV("wait", "-99"), "invalid option");
+}
+END_TEST
+
 /* util-linux's kill --timeout MS SIG, repeatable, anywhere. */
 START_TEST(kill_follow_ups)
 {
@@ -738,7 +765,7 @@ static Suite *args_suite(void)
 	pt_add_tests(tc, no_command, unknown_command, help_and_version,
 		     global_options_first,
 		     wait_pids_and_timeout, wait_count, wait_errors, durations, signals,
-		     kill_options, kill_follow_ups, kill_errors, info_and_status, run_options,
+		     kill_options, kill_process_groups, kill_follow_ups, kill_errors, info_and_status, run_options,
 		     run_foreground, doctor_args, run_errors);
 	suite_add_tcase(s, tc);
 

@@ -420,7 +420,7 @@ static int follow_option(int argc, char **argv, struct pidfdctl_args *args,
 			    optarg);
 		return -1;
 	}
-	if (optind >= argc) {
+	if (optind >= argc || !strcmp(argv[optind], "--")) {
 		usage_error(err, "kill: --timeout %s needs a signal after it",
 			    optarg);
 		return -1;
@@ -436,6 +436,63 @@ static int follow_option(int argc, char **argv, struct pidfdctl_args *args,
 	args->follow[args->nfollow++].ms = ms;
 	optind++;
 	return 0;
+}
+
+/* How many separate arguments a kill option takes after it. */
+static int option_arity(const char *arg)
+{
+	static const char *const one[] = { "-s", "--signal", "--value", "--backend" };
+
+	if (!strcmp(arg, "--timeout") || !strcmp(arg, "-t"))
+		return 2;	/* MS SIG */
+	for (size_t i = 0; i < sizeof(one) / sizeof(one[0]); i++)
+		if (!strcmp(arg, one[i]))
+			return 1;
+	return 0;
+}
+
+static bool is_group(const char *arg)
+{
+	return arg[0] == '-' && isdigit((unsigned char)arg[1]);
+}
+
+/*
+ * kill(1)'s -PGID arguments are process groups, not options: a copy of
+ * @argv with each after a "--" at the end (a user's own "--" kept), so
+ * that getopt leaves them alone. NULL if out of memory.
+ */
+static char **groups_last(int argc, char **argv, struct pidfdctl_args *args)
+{
+	char **copy = calloc((size_t)argc + 2, sizeof(*copy));
+	int n = 0, i, dashes = -1;
+
+	if (!copy)
+		return NULL;
+	args->argv_copy = copy;
+	copy[n++] = argv[0];
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			dashes = i;
+			break;
+		}
+		if (is_group(argv[i]))
+			continue;
+		copy[n++] = argv[i];
+		/* An option's own argument may be negative: --value -7. */
+		for (int take = option_arity(argv[i]); take > 0 && i + 1 < argc; take--)
+			copy[n++] = argv[++i];
+	}
+	copy[n++] = "--";
+	for (i = dashes < 0 ? argc : dashes + 1; i < argc; i++)
+		copy[n++] = argv[i];
+	for (i = 1; i < (dashes < 0 ? argc : dashes); i++) {
+		if (is_group(argv[i]))
+			copy[n++] = argv[i];
+		else
+			i += option_arity(argv[i]);
+	}
+	args->argc_copy = n;
+	return copy;
 }
 
 /* argv[0] is the command, or kill's -SIG, which getopt skips alike. */
@@ -576,6 +633,17 @@ static int parse_pids(int argc, char **argv, struct pidfdctl_args *args,
 		return -1;
 	}
 	for (int i = 0; i < argc; i++) {
+		/* kill: -PGID, a process group; not -1, every process. */
+		if (args->command == PIDFDCTL_KILL && is_group(argv[i])) {
+			if (pidfdctl_parse_pid(argv[i] + 1, &args->pids[i]) < 0 ||
+			    args->pids[i] < 2) {
+				usage_error(err, "kill: invalid process group '%s'",
+					    argv[i]);
+				return -1;
+			}
+			args->pids[i] = -args->pids[i];
+			continue;
+		}
 		if (pidfdctl_parse_pid(argv[i], &args->pids[i]) < 0) {
 			usage_error(err, "invalid PID '%s'", argv[i]);
 			return -1;
@@ -660,14 +728,23 @@ int pidfdctl_parse(int argc, char **argv, struct pidfdctl_args *args,
 			return -1;
 		}
 	}
-	first = parse_options(argc - 1 - skip, argv + 1 + skip, cmdname, args,
-			      err);
+	argc -= 1 + skip;
+	argv += 1 + skip;
+	if (args->command == PIDFDCTL_KILL) {
+		argv = groups_last(argc, argv, args);
+		if (!argv) {
+			fprintf(err, "%s: out of memory\n", pidfdctl_progname());
+			return -1;
+		}
+		argc = args->argc_copy;
+	}
+	first = parse_options(argc, argv, cmdname, args, err);
 	if (first < 0)
 		return -1;
 	if (args->command == PIDFDCTL_HELP || args->command == PIDFDCTL_VERSION)
 		return 0;
-	argc -= 1 + skip + first;
-	argv += 1 + skip + first;
+	argc -= first;
+	argv += first;
 
 	switch (args->command) {
 	case PIDFDCTL_WAIT:
@@ -700,7 +777,18 @@ int pidfdctl_parse(int argc, char **argv, struct pidfdctl_args *args,
 			usage_error(err, "kill: no PID specified");
 			return -1;
 		}
-		return parse_pids(argc, argv, args, err);
+		if (parse_pids(argc, argv, args, err) < 0)
+			return -1;
+		for (size_t i = 0; i < args->npids; i++)
+			if (args->pids[i] < 0 &&
+			    (args->has_value || args->scope || args->nfollow)) {
+				usage_error(err, "kill: a process group (%d) has no "
+					    "pidfd: --value, --thread, --thread-group, "
+					    "--process-group and --timeout are for PIDs",
+					    (int)args->pids[i]);
+				return -1;
+			}
+		return 0;
 	case PIDFDCTL_INFO:
 	case PIDFDCTL_STATUS:
 		if (argc < 1) {
@@ -753,6 +841,8 @@ int pidfdctl_usage_exit_code(const struct pidfdctl_args *args)
 
 void pidfdctl_args_free(struct pidfdctl_args *args)
 {
+	free(args->argv_copy);
+	args->argv_copy = NULL;
 	free(args->pids);
 	args->pids = NULL;
 	args->npids = 0;

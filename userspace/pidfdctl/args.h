@@ -48,9 +48,14 @@ struct pidfdctl_args {
 	bool verbose;
 	int backend;	/* LIBPIDFD_BACKEND_*, or -1: the environment's */
 
-	/* wait, kill, info, status: the PIDs (one for info and status). */
+	/*
+	 * wait, kill, info, status: the PIDs (one for info and status);
+	 * kill: a negative one is a process group (kill(1)'s -PGID).
+	 */
 	pid_t *pids;
 	size_t npids;
+	char **argv_copy;	/* kill: argv with the -PGIDs after "--" */
+	int argc_copy;
 
 	/* wait, run: milliseconds, -1 for none; given as --timeout. */
 	int64_t timeout_ms;

@@ -331,11 +331,30 @@ static void follow_up(const struct pidfdctl_args *args, pid_t pid, int pidfd)
 	}
 }
 
+/*
+ * kill(1)'s -PGID: a process group has no pidfd (its members come and go),
+ * so it is signalled as kill(1) does, with kill(2).
+ */
+static int kill_group(const struct pidfdctl_args *args, pid_t pgid)
+{
+	char name[32];
+
+	if (kill(-pgid, args->signal) == 0)
+		return PIDFDCTL_EXIT_OK;
+	pidfdctl_warn("sending %s to process group %d failed: %s",
+		      pidfdctl_signal_name(args->signal, name, sizeof(name)),
+		      (int)pgid, strerror(errno));
+	return PIDFDCTL_EXIT_FAILURE;
+}
+
 static int kill_one(const struct pidfdctl_args *args, pid_t pid)
 {
 	siginfo_t info, *infop = NULL;
 	char name[32];
 	int pidfd, ret, err;
+
+	if (pid < 0)
+		return kill_group(args, -pid);
 
 	/* A thread's own pidfd for --thread: the kernel's need one. */
 	pidfd = pidfdctl_open(pid, args->scope == PIDFD_SIGNAL_THREAD ?
