@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <libpidfd.h>
 
@@ -12,8 +13,13 @@
 /* Output errors (a full disk, a closed pipe) must not pass as success. */
 static int flush_stdout(int code)
 {
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		if (errno != EPIPE)
+	int err = fflush(stdout) ? errno : 0;
+
+	if (err || ferror(stdout)) {
+		/* An earlier failed write left no errno behind: say less. */
+		if (err && err != EPIPE)
+			pidfdctl_warn("write error: %s", strerror(err));
+		else if (!err)
 			pidfdctl_warn("write error");
 		return code ? code : PIDFDCTL_EXIT_FAILURE;
 	}
