@@ -571,10 +571,27 @@ START_TEST(info_and_status)
 	snprintf(want, sizeof(want), "\"ppid\": %d,", getpid());
 	ck_assert_msg(strstr(r.stdout_text, want), "%s", r.stdout_text);
 	ck_assert(strstr(r.stdout_text, "\"ruid\": 0,"));
-	ck_assert(strstr(r.stdout_text, "\"exit_code\": null"));
+	ck_assert_msg(strstr(r.stdout_text, "\"exit\": null"), "%s", r.stdout_text);
+	ck_assert_msg(strstr(r.stdout_text, "\"mask\": [\"pid\", \"creds\", \"cgroupid\""),
+		      "%s", r.stdout_text);
 	snprintf(want, sizeof(want), "\"uts\": %llu", uts_ino);
 	ck_assert_msg(strstr(r.stdout_text, want), "%s", r.stdout_text);
 	ck_assert(r.stdout_text[0] == '{' && strstr(r.stdout_text, "}}\n"));
+
+	/* A zombie: no exit status yet, and no namespaces (null, not {}). */
+	kill(s, SIGKILL);
+	ck_assert_int_eq(pt_wait_zombie(s), 0);
+	ck_assert_int_eq(PT_TOOL(&r, "info", "--json", pidtext), 0);
+	ck_assert_msg(strstr(r.stdout_text, "\"exit\": null") &&
+		      strstr(r.stdout_text, "\"namespaces\": null}"),
+		      "%s", r.stdout_text);
+	waitpid(s, &status, 0);
+	s = start_sleeper();
+	itoa_buf(s, pidtext);
+	snprintf(path, sizeof(path), "/proc/%d/ns/uts", s);
+	n = readlink(path, link, sizeof(link) - 1);
+	ck_assert_msg(n > 0, "readlink %s: %m", path);
+	link[n] = '\0';
 
 	ck_assert_int_eq(PT_TOOL(&r, "info", pidtext), 0);
 	snprintf(want, sizeof(want), "pid:      %d\n", s);

@@ -426,8 +426,9 @@ int pidfdctl_kill(const struct pidfdctl_args *args)
  * shows as "uts:[N]"), 0 where the caller may not see it (EACCES), the
  * process has exited or the kernel lacks that kind.
  */
-static void read_namespaces(int pidfd, uint64_t *inodes)
+static bool read_namespaces(int pidfd, uint64_t *inodes)
 {
+	bool gone = true;
 	struct stat st;
 	unsigned int i;
 	int fd;
@@ -435,12 +436,54 @@ static void read_namespaces(int pidfd, uint64_t *inodes)
 	for (i = 0; i < PIDFD_NS_KINDS; i++) {
 		inodes[i] = 0;
 		fd = libpidfd_get_namespace(pidfd, pidfd_ns_kinds[i].cmd);
-		if (fd < 0)
+		if (fd < 0) {
+			gone = gone && errno == ESRCH;
 			continue;
+		}
+		gone = false;
 		if (fstat(fd, &st) == 0)
 			inodes[i] = st.st_ino;
 		close(fd);
 	}
+	return gone;
+}
+
+/* The names of PIDFD_INFO_* bits, as JSON strings. */
+static void print_mask_json(uint64_t mask)
+{
+	static const struct { uint64_t bit; const char *name; } bits[] = {
+		{ PIDFD_INFO_PID, "pid" },
+		{ PIDFD_INFO_CREDS, "creds" },
+		{ PIDFD_INFO_CGROUPID, "cgroupid" },
+		{ PIDFD_INFO_EXIT, "exit" },
+		{ PIDFD_INFO_COREDUMP, "coredump" },
+		{ PIDFD_INFO_SUPPORTED_MASK, "supported_mask" },
+	};
+	const char *sep = "";
+
+	printf("[");
+	for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); i++) {
+		if (!(mask & bits[i].bit))
+			continue;
+		printf("%s\"%s\"", sep, bits[i].name);
+		sep = ", ";
+	}
+	printf("]");
+}
+
+/* A wait status, decoded: {"code": N} or {"signal": "KILL", ...}. */
+static void print_exit_json(int status)
+{
+	char name[32];
+
+	if (WIFEXITED(status))
+		printf("{\"code\": %d}", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		printf("{\"signal\": \"%s\", \"core_dumped\": %s}",
+		       pidfdctl_signal_name(WTERMSIG(status), name, sizeof(name)) + 3,
+		       WCOREDUMP(status) ? "true" : "false");
+	else
+		printf("null");
 }
 
 static void print_info_text(const struct pidfd_info *info,
@@ -478,15 +521,17 @@ static void print_info_text(const struct pidfd_info *info,
 	printf("%s\n", shown ? "" : " (none visible: exited, or no access)");
 }
 
+/* The keys are documented in pidfdctl(1). */
 static void print_info_json(const struct pidfd_info *info,
-			    const uint64_t *ns_inodes)
+			    const uint64_t *ns_inodes, bool gone)
 {
 	const char *sep = "", *ns_sep = "";
 	unsigned int i;
 
 #define FIELD(fmt, ...) do { printf("%s" fmt, sep, __VA_ARGS__); sep = ", "; } while (0)
 	printf("{");
-	FIELD("\"mask\": %" PRIu64, (uint64_t)info->mask);
+	FIELD("\"mask\": %s", "");
+	print_mask_json(info->mask);
 	if (info->mask & PIDFD_INFO_PID) {
 		FIELD("\"pid\": %u", info->pid);
 		FIELD("\"tgid\": %u", info->tgid);
@@ -504,21 +549,32 @@ static void print_info_json(const struct pidfd_info *info,
 	}
 	if (info->mask & PIDFD_INFO_CGROUPID)
 		FIELD("\"cgroupid\": %" PRIu64, (uint64_t)info->cgroupid);
+	FIELD("\"exit\": %s", "");
 	if (info->mask & PIDFD_INFO_EXIT)
-		FIELD("\"exit_code\": %d", info->exit_code);
+		print_exit_json(info->exit_code);
 	else
-		FIELD("\"exit_code\": %s", "null");
-	if (info->mask & PIDFD_INFO_SUPPORTED_MASK)
-		FIELD("\"supported_mask\": %" PRIu64, (uint64_t)info->supported_mask);
-	FIELD("\"namespaces\": {%s", "");
-	for (i = 0; i < PIDFD_NS_KINDS; i++) {
-		if (!ns_inodes[i])
-			continue;
-		printf("%s\"%s\": %" PRIu64, ns_sep, pidfd_ns_kinds[i].name,
-		       ns_inodes[i]);
-		ns_sep = ", ";
+		printf("null");
+	if (info->mask & PIDFD_INFO_EXIT)
+		FIELD("\"wait_status\": %d", info->exit_code);
+	if (info->mask & PIDFD_INFO_SUPPORTED_MASK) {
+		FIELD("\"supported_mask\": %s", "");
+		print_mask_json(info->supported_mask);
 	}
-	printf("}}\n");
+	/* null: it has exited (a zombie too); {} only for no access. */
+	if (gone) {
+		FIELD("\"namespaces\": %s", "null");
+	} else {
+		FIELD("\"namespaces\": {%s", "");
+		for (i = 0; i < PIDFD_NS_KINDS; i++) {
+			if (!ns_inodes[i])
+				continue;
+			printf("%s\"%s\": %" PRIu64, ns_sep,
+			       pidfd_ns_kinds[i].name, ns_inodes[i]);
+			ns_sep = ", ";
+		}
+		printf("}");
+	}
+	printf("}\n");
 #undef FIELD
 }
 
@@ -527,6 +583,7 @@ int pidfdctl_info(const struct pidfdctl_args *args)
 	uint64_t ns_inodes[PIDFD_NS_KINDS];
 	struct pidfd_info info;
 	int pidfd, ret, err;
+	bool gone = false;
 
 	pidfd = pidfdctl_open(args->pids[0], 0);
 	if (pidfd < 0)
@@ -537,7 +594,7 @@ int pidfdctl_info(const struct pidfdctl_args *args)
 	ret = libpidfd_get_info(pidfd, &info, sizeof(info));
 	err = errno;
 	if (ret == 0)
-		read_namespaces(pidfd, ns_inodes);
+		gone = read_namespaces(pidfd, ns_inodes);
 	close(pidfd);
 	if (ret < 0) {
 		pidfdctl_warn("PIDFD_GET_INFO on %d failed: %s",
@@ -545,7 +602,7 @@ int pidfdctl_info(const struct pidfdctl_args *args)
 		return pidfdctl_failure(err);
 	}
 	if (args->json)
-		print_info_json(&info, ns_inodes);
+		print_info_json(&info, ns_inodes, gone);
 	else
 		print_info_text(&info, ns_inodes);
 	return PIDFDCTL_EXIT_OK;
