@@ -257,6 +257,7 @@ release-guest: $(addprefix $(GUEST)/,$(RELEASE_GUEST_PROGS))
 check-unit: $(UNIT_TESTS) $(BUILD)/libpidfd.so
 	@set -e; for t in $(UNIT_TESTS) tests/unit/mirror-test.sh; do echo "== $$t"; $$t; done
 	tests/unit/man-examples.sh $(BUILD)
+	tests/unit/completion-test.sh $(BUILD)
 
 check-vm: guest
 	vm/check $(KERNELS)
@@ -318,8 +319,8 @@ SCRIPTS := $(filter-out vm/lib.sh vm/%.config,$(wildcard vm/*)) vm/lib.sh $(wild
 lint:
 	shellcheck -x $(SCRIPTS) tools/checkpatch tools/make-dist packaging/build-debs \
 		packaging/test-debs tests/dkms/lifecycle tests/unit/mirror-test.sh \
-		tests/unit/man-examples.sh \
-		tests/unit/dist-test.sh \
+		tests/unit/man-examples.sh tests/unit/completion-test.sh \
+		tests/unit/dist-test.sh completion/pidfdctl.bash \
 		debian/tests/library-and-tool
 	tools/checkpatch
 

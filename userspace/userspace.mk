@@ -9,6 +9,7 @@ BINDIR ?= $(PREFIX)/bin
 LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 INSTALL ?= install
 
@@ -65,6 +66,7 @@ install-userspace: $(BUILD)/dist/pidfdctl $(BUILD)/libpidfd.a $(BUILD)/libpidfd.
 		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
 		userspace/libpidfd.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/libpidfd.pc
 	$(INSTALL) -m 0644 docs/man/pidfdctl.1 $(DESTDIR)$(MANDIR)/man1/pidfdctl.1
+	$(INSTALL) -D -m 0644 completion/pidfdctl.bash $(DESTDIR)$(BASHCOMPDIR)/pidfdctl
 	$(INSTALL) -m 0644 docs/man/libpidfd.3 $(DESTDIR)$(MANDIR)/man3/libpidfd.3
 	for f in $(LIBPIDFD_FUNCS); do \
 		echo '.so man3/libpidfd.3' > $(DESTDIR)$(MANDIR)/man3/$$f.3; \
@@ -80,6 +82,7 @@ uninstall-userspace:
 		$(DESTDIR)$(INCLUDEDIR)/linux/pidfd_dev.h \
 		$(DESTDIR)$(PKGCONFIGDIR)/libpidfd.pc \
 		$(DESTDIR)$(MANDIR)/man1/pidfdctl.1 \
+		$(DESTDIR)$(BASHCOMPDIR)/pidfdctl \
 		$(DESTDIR)$(MANDIR)/man3/libpidfd.3 \
 		$(patsubst %,$(DESTDIR)$(MANDIR)/man3/%.3,$(LIBPIDFD_FUNCS))
 	@if [ -z "$(DESTDIR)" ] && command -v ldconfig >/dev/null; then ldconfig; fi

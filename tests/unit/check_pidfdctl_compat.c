@@ -284,7 +284,7 @@ static Suite *compat_suite(void)
 	Suite *s = suite_create("pidfdctl_compat");
 	TCase *tc = tcase_create("side_by_side");
 
-	tcase_set_timeout(tc, 120);
+	tcase_set_timeout(tc, 300);	/* a loaded machine: 20 runs of two tools */
 	tcase_add_loop_test(tc, run_like_timeout, 0,
 			    (int)(sizeof(run_cases) / sizeof(run_cases[0])));
 	tcase_add_test(tc, kill_like_kill);

@@ -18,6 +18,7 @@ root=$stage/root
 for f in bin/pidfdctl lib/libpidfd.a lib/libpidfd.so lib/libpidfd.so.1 \
 	include/libpidfd.h include/linux/pidfd_dev.h lib/pkgconfig/libpidfd.pc \
 	share/man/man1/pidfdctl.1 share/man/man3/libpidfd.3 \
+	share/bash-completion/completions/pidfdctl \
 	share/man/man3/libpidfd_open.3 share/man/man3/libpidfd_getpid.3; do
 	[ -e "$root$prefix/$f" ] || fail "not installed: $prefix/$f"
 done
