@@ -64,19 +64,6 @@ static void drop_to_nobody(void)
 	PT_REQUIRE(prctl(PR_SET_DUMPABLE, 1) == 0, "PR_SET_DUMPABLE: %m");
 }
 
-/*
- * In a pt_run() child: become uid 65534 in a user and mount namespace of
- * its own, with mounts private to it.
- */
-static void become_hostile(void)
-{
-	drop_to_nobody();
-	PT_REQUIRE(unshare(CLONE_NEWUSER | CLONE_NEWNS) == 0,
-		 "unshare(CLONE_NEWUSER | CLONE_NEWNS): %m");
-	PT_REQUIRE(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0,
-		 "private mounts: %m");
-}
-
 static void __attribute__((format(printf, 2, 3)))
 bind_over(const char *src, const char *fmt, ...)
 {
@@ -179,7 +166,7 @@ static int cover_child(void *arg)
 	snprintf(path, sizeof(path), "/proc/%d", a->target);
 	PT_CHECK(stat(path, &real) == 0, "stat %s: %m", path);
 	PT_CHECK(stat("/proc/self/ns/net", &net) == 0, "stat ns/net: %m");
-	become_hostile();
+	pt_become_hostile();
 	cover(a, a->target);
 	cover(a, getpid());
 	procfd = open_dir("/proc");
@@ -218,7 +205,7 @@ static int procdir_cover_child(void *arg)
 	const struct cover_arg *a = arg;
 	int dir, pidfd;
 
-	become_hostile();
+	pt_become_hostile();
 	dir = open_dir("/proc/%d", a->target);
 	bind_over(a->victim, "/proc/%d/task", a->target);
 	errno = 0;
@@ -245,7 +232,7 @@ static int forge_child(void *arg)
 
 	snprintf(path, sizeof(path), "/proc/%d", a->target);
 	PT_CHECK(stat(path, &real) == 0, "stat %s: %m", path);
-	become_hostile();
+	pt_become_hostile();
 	bind_over(a->file, "/proc/%d/stat", a->target);
 	bind_over(a->file, "/proc/%d/status", a->target);
 	procfd = open_dir("/proc");
@@ -414,7 +401,7 @@ static int not_proc_child(void *arg)
 
 	pidfd = pt_open(a->target, 0);
 	PT_CHECK(pidfd >= 0, "open the pidfd: %m");
-	become_hostile();
+	pt_become_hostile();
 
 	/* Another filesystem, and a symlink, where the procfs root goes. */
 	fd = open(a->victim, O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -7,6 +7,7 @@
  * pidfd where the kernel has them (6.11).
  */
 #include "pidfd_test.h"
+#include "../lib/pt_ns.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -28,37 +29,20 @@ static int get_ns(int pidfd, unsigned int cmd)
 	return ioctl(pidfd, cmd, 0);
 }
 
-/* The namespace @fd is: its nsfs inode. 0 if @fd is not a namespace. */
-static ino_t ns_inode(int fd)
-{
-	struct stat st;
-
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    ioctl(fd, NS_GET_NSTYPE) < 0)
-		return 0;
-	return st.st_ino;
-}
-
 /*
  * The inode the link /proc/<pid>[/task/<tid>]/ns/<name> names, read from
  * the link's text ("uts:[4026531838]"), as readlink(1) shows it.
  */
 static ino_t link_inode(pid_t pid, pid_t tid, const char *name)
 {
-	char path[96], target[96], *open_bracket;
-	ssize_t n;
+	char path[96];
 
 	if (tid)
 		snprintf(path, sizeof(path), "/proc/%d/task/%d/ns/%s", pid,
 			 tid, name);
 	else
 		snprintf(path, sizeof(path), "/proc/%d/ns/%s", pid, name);
-	n = readlink(path, target, sizeof(target) - 1);
-	if (n < 0)
-		return 0;
-	target[n] = '\0';
-	open_bracket = strchr(target, '[');
-	return open_bracket ? strtoull(open_bracket + 1, NULL, 10) : 0;
+	return pt_ns_link_inode(path);
 }
 
 /* Every type through @pidfd is the namespace its /proc link names. */
@@ -82,9 +66,9 @@ static void assert_each_type(int pidfd, pid_t pid, pid_t tid)
 			      pt_errname(errno));
 		ck_assert_msg(fcntl(fd, F_GETFD) == FD_CLOEXEC,
 			      "%s: fd not close-on-exec", t->name);
-		ck_assert_msg(ns_inode(fd) == want,
+		ck_assert_msg(pt_nsfd_inode(fd, 0) == want,
 			      "%s of %d/%d: inode %lu, /proc says %lu", t->name,
-			      pid, tid, (unsigned long)ns_inode(fd),
+			      pid, tid, (unsigned long)pt_nsfd_inode(fd, 0),
 			      (unsigned long)want);
 		close(fd);
 	}
@@ -157,7 +141,7 @@ START_TEST(ns_child_every_type)
 	int theirs = ck_assert_ok(get_ns(pidfd, PIDFD_GET_UTS_NAMESPACE));
 
 	assert_each_type(pidfd, child, 0);
-	ck_assert_msg(ns_inode(mine) != ns_inode(theirs),
+	ck_assert_msg(pt_nsfd_inode(mine, 0) != pt_nsfd_inode(theirs, 0),
 		      "the child's uts namespace is the caller's");
 	close(mine);
 	close(theirs);
@@ -406,11 +390,11 @@ START_TEST(ns_native_differential)
 			compared++;
 			ck_assert_msg(mfd >= 0, "%s: native ok, module %s",
 				      pidfd_ns_kinds[i].name, pt_errname(merr));
-			ck_assert_msg(ns_inode(nfd) == ns_inode(mfd),
+			ck_assert_msg(pt_nsfd_inode(nfd, 0) == pt_nsfd_inode(mfd, 0),
 				      "%s: native inode %lu, module %lu",
 				      pidfd_ns_kinds[i].name,
-				      (unsigned long)ns_inode(nfd),
-				      (unsigned long)ns_inode(mfd));
+				      (unsigned long)pt_nsfd_inode(nfd, 0),
+				      (unsigned long)pt_nsfd_inode(mfd, 0));
 		}
 		if (nfd >= 0)
 			close(nfd);

@@ -12,6 +12,7 @@
  * - live_pidfds and live_pids: readable by root only (mode 0400).
  */
 #include "pidfd_test.h"
+#include "../lib/pt_ns.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -22,41 +23,6 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <linux/nsfs.h>
-
-/* In a pt_run() child: uid 65534 in a user and mount namespace of its own. */
-static void become_hostile(void)
-{
-	PT_REQUIRE(pt_drop_privs(PT_NOBODY, PT_NOBODY) == 0, "drop: %m");
-	PT_REQUIRE(prctl(PR_SET_DUMPABLE, 1) == 0, "PR_SET_DUMPABLE: %m");
-	PT_REQUIRE(unshare(CLONE_NEWUSER | CLONE_NEWNS) == 0,
-		   "unshare(CLONE_NEWUSER | CLONE_NEWNS): %m");
-	PT_REQUIRE(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0,
-		   "private mounts: %m");
-}
-
-/* The namespace @fd is: its nsfs inode, 0 if @fd is no pid namespace. */
-static ino_t pidns_inode(int fd)
-{
-	struct stat st;
-
-	if (fstat(fd, &st) < 0 || ioctl(fd, NS_GET_NSTYPE) != CLONE_NEWPID)
-		return 0;
-	return st.st_ino;
-}
-
-/* The inode a /proc/.../ns/<name> link names ("pid:[4026531836]"), or 0. */
-static ino_t link_inode(const char *path)
-{
-	char target[96], *bracket;
-	ssize_t n;
-
-	n = readlink(path, target, sizeof(target) - 1);
-	if (n < 0)
-		return 0;
-	target[n] = '\0';
-	bracket = strchr(target, '[');
-	return bracket ? strtoull(bracket + 1, NULL, 10) : 0;
-}
 
 /* readlink()'s errno for @path, 0 if it worked. */
 static int link_errno(const char *path)
@@ -80,7 +46,7 @@ static int pidns_before_fork(void *arg __attribute__((unused)))
 	pid_t init;
 	int pidfd, nsfd, native, native_ns, err;
 
-	become_hostile();
+	pt_become_hostile();
 	PT_CHECK(unshare(CLONE_NEWPID) == 0, "unshare(CLONE_NEWPID): %m");
 	snprintf(path, sizeof(path), "/proc/%d/ns/pid_for_children", getpid());
 	err = link_errno(path);
@@ -94,9 +60,9 @@ static int pidns_before_fork(void *arg __attribute__((unused)))
 	PT_CHECK(nsfd >= 0, "PID_FOR_CHILDREN before the first fork: %s",
 		 pt_errname(errno));
 	PT_CHECK(fcntl(nsfd, F_GETFD) == FD_CLOEXEC, "not close-on-exec");
-	got = pidns_inode(nsfd);
+	got = pt_nsfd_inode(nsfd, CLONE_NEWPID);
 	PT_CHECK(got, "not a pid namespace");
-	self_pid = link_inode("/proc/self/ns/pid");
+	self_pid = pt_ns_link_inode("/proc/self/ns/pid");
 	PT_CHECK(got != self_pid, "our own pid namespace, not the new one");
 	/* Where the kernel's own pidfds have the ioctl (6.11), the same. */
 	native = (int)syscall(SYS_pidfd_open, getpid(), 0);
@@ -105,9 +71,9 @@ static int pidns_before_fork(void *arg __attribute__((unused)))
 	PT_CHECK(native_ns >= 0 || (errno == ENOTTY &&
 				    !pt_kernel_at_least(6, 11)),
 		 "the kernel's PID_FOR_CHILDREN: %s", pt_errname(errno));
-	PT_CHECK(native_ns < 0 || pidns_inode(native_ns) == got,
+	PT_CHECK(native_ns < 0 || pt_nsfd_inode(native_ns, CLONE_NEWPID) == got,
 		 "the kernel's ioctl gives %lu, the module's %lu",
-		 (unsigned long)pidns_inode(native_ns), (unsigned long)got);
+		 (unsigned long)pt_nsfd_inode(native_ns, CLONE_NEWPID), (unsigned long)got);
 	if (native_ns >= 0)
 		close(native_ns);
 	close(native);
@@ -115,9 +81,9 @@ static int pidns_before_fork(void *arg __attribute__((unused)))
 	init = pt_fork_sleeper();
 	PT_CHECK(init > 0, "fork: %m");
 	snprintf(path, sizeof(path), "/proc/%d/ns/pid", init);
-	PT_CHECK(link_inode(path) == got, "init's pid ns %lu, ioctl's %lu",
-		 (unsigned long)link_inode(path), (unsigned long)got);
-	PT_CHECK(link_inode("/proc/self/ns/pid_for_children") == got,
+	PT_CHECK(pt_ns_link_inode(path) == got, "init's pid ns %lu, ioctl's %lu",
+		 (unsigned long)pt_ns_link_inode(path), (unsigned long)got);
+	PT_CHECK(pt_ns_link_inode("/proc/self/ns/pid_for_children") == got,
 		 "the link and the ioctl differ");
 	/* The fd is a namespace one can enter: setns() to it works. */
 	PT_CHECK(setns(nsfd, CLONE_NEWPID) == 0, "setns: %m");
@@ -175,7 +141,7 @@ static int pidns_thread_before_fork(void *arg __attribute__((unused)))
 	pid_t tid, child;
 	int tfd, pfd, tns, pns;
 
-	become_hostile();
+	pt_become_hostile();
 	pt_sync_init(&t.ready);
 	pt_sync_init(&t.forked);
 	pt_sync_init(&t.go);
@@ -193,10 +159,10 @@ static int pidns_thread_before_fork(void *arg __attribute__((unused)))
 	PT_CHECK(tns >= 0, "thread's PID_FOR_CHILDREN: %s", pt_errname(errno));
 	pns = ioctl(pfd, PIDFD_GET_PID_FOR_CHILDREN_NAMESPACE, 0);
 	PT_CHECK(pns >= 0, "leader's PID_FOR_CHILDREN: %s", pt_errname(errno));
-	thread_ns = pidns_inode(tns);
-	leader_ns = pidns_inode(pns);
+	thread_ns = pt_nsfd_inode(tns, CLONE_NEWPID);
+	leader_ns = pt_nsfd_inode(pns, CLONE_NEWPID);
 	PT_CHECK(thread_ns && leader_ns, "not pid namespaces");
-	PT_CHECK(leader_ns == link_inode("/proc/self/ns/pid"),
+	PT_CHECK(leader_ns == pt_ns_link_inode("/proc/self/ns/pid"),
 		 "the leader's is not its own pid namespace");
 	PT_CHECK(thread_ns != leader_ns, "the thread got the leader's");
 
@@ -204,11 +170,11 @@ static int pidns_thread_before_fork(void *arg __attribute__((unused)))
 	child = pt_sync_get(&t.forked, 10000);
 	PT_CHECK(child > 0, "the thread's fork");
 	snprintf(path, sizeof(path), "/proc/%d/ns/pid", child);
-	PT_CHECK(link_inode(path) == thread_ns, "its init's %lu, ioctl's %lu",
-		 (unsigned long)link_inode(path), (unsigned long)thread_ns);
+	PT_CHECK(pt_ns_link_inode(path) == thread_ns, "its init's %lu, ioctl's %lu",
+		 (unsigned long)pt_ns_link_inode(path), (unsigned long)thread_ns);
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/ns/pid_for_children",
 		 getpid(), tid);
-	PT_CHECK(link_inode(path) == thread_ns, "the thread's link differs");
+	PT_CHECK(pt_ns_link_inode(path) == thread_ns, "the thread's link differs");
 	pt_kill_reap(child);
 	pt_close_all(tns, pns, tfd, pfd);
 	return 0;
@@ -236,7 +202,7 @@ static int other_users_pidns(void *arg)
 	pid_t target = *(pid_t *)arg;
 	int pidfd;
 
-	become_hostile();
+	pt_become_hostile();
 	PT_CHECK(unshare(CLONE_NEWPID) == 0, "unshare(CLONE_NEWPID): %m");
 	pidfd = pt_open(target, 0);
 	PT_CHECK(pidfd >= 0, "open: %s", pt_errname(errno));
@@ -269,7 +235,7 @@ static int counters_unreadable(void *arg __attribute__((unused)))
 	unsigned int i;
 	int fd;
 
-	become_hostile();
+	pt_become_hostile();
 	PT_CHECK(unshare(CLONE_NEWPID) == 0, "unshare(CLONE_NEWPID): %m");
 	for (i = 0; i < 2; i++) {
 		errno = 0;

@@ -30,6 +30,7 @@
  *   exec'd process's. Both print how often the race planted a dentry.
  */
 #include "pidfd_test.h"
+#include "../lib/pt_ns.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -40,41 +41,6 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <linux/nsfs.h>
-
-/* In a pt_run() child: uid 65534 in a user and mount namespace of its own. */
-static void become_hostile(void)
-{
-	PT_REQUIRE(pt_drop_privs(PT_NOBODY, PT_NOBODY) == 0, "drop: %m");
-	PT_REQUIRE(prctl(PR_SET_DUMPABLE, 1) == 0, "PR_SET_DUMPABLE: %m");
-	PT_REQUIRE(unshare(CLONE_NEWUSER | CLONE_NEWNS) == 0,
-		   "unshare(CLONE_NEWUSER | CLONE_NEWNS): %m");
-	PT_REQUIRE(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0,
-		   "private mounts: %m");
-}
-
-/* The nsfs inode of @fd if it is a namespace of type @type, else 0. */
-static ino_t ns_inode(int fd, int type)
-{
-	struct stat st;
-
-	if (fd < 0 || fstat(fd, &st) < 0 || ioctl(fd, NS_GET_NSTYPE) != type)
-		return 0;
-	return st.st_ino;
-}
-
-/* The inode a /proc/.../ns/<name> link names ("uts:[4026531838]"), or 0. */
-static ino_t link_inode(const char *path)
-{
-	char target[96], *bracket;
-	ssize_t n;
-
-	n = readlink(path, target, sizeof(target) - 1);
-	if (n < 0)
-		return 0;
-	target[n] = '\0';
-	bracket = strchr(target, '[');
-	return bracket ? strtoull(bracket + 1, NULL, 10) : 0;
-}
 
 /* readlink()'s errno for @path, 0 if it worked. */
 static int link_errno(const char *path)
@@ -95,7 +61,7 @@ static long ns_ioctl(int pidfd, unsigned long cmd, int type)
 
 	if (fd < 0)
 		return -errno;
-	ino = ns_inode(fd, type);
+	ino = pt_nsfd_inode(fd, type);
 	close(fd);
 	return ino ? (long)ino : -EBADF;
 }
@@ -132,7 +98,7 @@ static int pfc_child(void *arg)
 	int pidfd, nfd, err;
 	bool dumpable;
 
-	become_hostile();
+	pt_become_hostile();
 	for (int pass = 0; pass < 2; pass++) {
 		dumpable = pass == 0;
 		target = pt_fork_prepared(prepare_pfc_target,
@@ -189,9 +155,9 @@ static int pfc_child(void *arg)
 			continue;
 		}
 		PT_CHECK(err == 0, "readlink %s: %s", path, pt_errname(err));
-		PT_CHECK(pidns > 0 && pidns == (long)link_inode(path),
+		PT_CHECK(pidns > 0 && pidns == (long)pt_ns_link_inode(path),
 			 "PID: %ld, the link %lu", pidns,
-			 (unsigned long)link_inode(path));
+			 (unsigned long)pt_ns_link_inode(path));
 		PT_CHECK(got > 0, "PID_FOR_CHILDREN: %s",
 			 pt_errname((int)-got));
 		PT_CHECK(got != pidns,
@@ -204,9 +170,9 @@ static int pfc_child(void *arg)
 			 target);
 		err = link_errno(path);
 		PT_CHECK(err == ENOENT ||
-			 (err == 0 && (long)link_inode(path) == got),
+			 (err == 0 && (long)pt_ns_link_inode(path) == got),
 			 "the link: %s, %lu; the ioctl %ld", pt_errname(err),
-			 (unsigned long)link_inode(path), got);
+			 (unsigned long)pt_ns_link_inode(path), got);
 		pt_kill_reap(target);
 	}
 	return 0;
@@ -262,8 +228,8 @@ static int pfc_fork_race(void *arg __attribute__((unused)))
 	ino_t old_ns;
 	int round;
 
-	become_hostile();
-	old_ns = link_inode("/proc/self/ns/pid");
+	pt_become_hostile();
+	old_ns = pt_ns_link_inode("/proc/self/ns/pid");
 	PT_CHECK(old_ns, "our pid ns");
 	for (round = 0; round < 12; round++) {
 		struct pt_sync go, done, forked;
@@ -310,7 +276,7 @@ static int pfc_fork_race(void *arg __attribute__((unused)))
 		pthread_join(hammer, NULL);
 		snprintf(path, sizeof(path), "/proc/%d/ns/pid_for_children",
 			 child);
-		new_ns = link_inode(path);
+		new_ns = pt_ns_link_inode(path);
 		PT_CHECK(new_ns && new_ns != old_ns, "the child's new pid ns");
 		for (i = 0; i < r.nseen; i++)
 			PT_CHECK(r.seen[i] == (long)old_ns ||
@@ -408,7 +374,7 @@ static int thread_ns_hammer(void *arg __attribute__((unused)))
 	pid_t tid;
 	int tfd, pfd, i;
 
-	become_hostile();
+	pt_become_hostile();
 	pt_sync_init(&t.ready);
 	pt_sync_init(&t.leave);
 	PT_CHECK(pthread_create(&thread, NULL, own_uts_thread, &t) == 0,
@@ -417,8 +383,8 @@ static int thread_ns_hammer(void *arg __attribute__((unused)))
 	PT_CHECK(tid > 0, "the thread's unshare(CLONE_NEWUTS): %s",
 		 pt_errname(-tid));
 	snprintf(path, sizeof(path), "/proc/self/task/%d/ns/uts", tid);
-	thread_ns = (long)link_inode(path);
-	leader_ns = (long)link_inode("/proc/self/ns/uts");
+	thread_ns = (long)pt_ns_link_inode(path);
+	leader_ns = (long)pt_ns_link_inode("/proc/self/ns/uts");
 	PT_CHECK(thread_ns && leader_ns && thread_ns != leader_ns,
 		 "thread's uts %ld, leader's %ld", thread_ns, leader_ns);
 
@@ -570,7 +536,7 @@ static int reused_tid(void *arg __attribute__((unused)))
 {
 	pid_t init;
 
-	become_hostile();
+	pt_become_hostile();
 	PT_CHECK(unshare(CLONE_NEWPID) == 0, "unshare(CLONE_NEWPID): %m");
 	init = pt_fork();
 	if (init == 0)
@@ -749,9 +715,9 @@ static int exec_race_round(int procfd)
 		return -1;
 	}
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/ns/uts", child, t);
-	thread_ns = (long)link_inode(path);
+	thread_ns = (long)pt_ns_link_inode(path);
 	snprintf(path, sizeof(path), "/proc/%d/ns/uts", child);
-	leader_ns = (long)link_inode(path);
+	leader_ns = (long)pt_ns_link_inode(path);
 	ck_assert_msg(thread_ns && leader_ns && thread_ns != leader_ns,
 		      "thread's uts %ld, leader's %ld", thread_ns, leader_ns);
 	tfd = pt_open(t, PIDFD_THREAD);
@@ -987,7 +953,7 @@ static int hostile_exec(void *arg __attribute__((unused)))
 {
 	pid_t init;
 
-	become_hostile();
+	pt_become_hostile();
 	PT_CHECK(unshare(CLONE_NEWPID) == 0, "unshare(CLONE_NEWPID): %m");
 	init = pt_fork();
 	if (init == 0)
@@ -1036,7 +1002,7 @@ static int pfc_exit_race(void *arg __attribute__((unused)))
 	char first[128] = "";
 	cpu_set_t one;
 
-	become_hostile();
+	pt_become_hostile();
 	/*
 	 * One CPU: the exiting thread runs when the caller yields, at a
 	 * might_sleep() such as the allocation of the file that the

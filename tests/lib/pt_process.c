@@ -7,11 +7,13 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -141,6 +143,16 @@ int pt_drop_privs(uid_t uid, gid_t gid)
 	if (setresgid(gid, gid, gid) < 0)
 		return -1;
 	return setresuid(uid, uid, uid);
+}
+
+void pt_become_hostile(void)
+{
+	PT_REQUIRE(pt_drop_privs(65534, 65534) == 0, "drop to uid 65534: %m");
+	PT_REQUIRE(prctl(PR_SET_DUMPABLE, 1) == 0, "PR_SET_DUMPABLE: %m");
+	PT_REQUIRE(unshare(CLONE_NEWUSER | CLONE_NEWNS) == 0,
+		   "unshare(CLONE_NEWUSER | CLONE_NEWNS): %m");
+	PT_REQUIRE(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0,
+		   "private mounts: %m");
 }
 
 bool pt_has_cap(int cap)

@@ -52,6 +52,12 @@ int pt_wait_zombie(pid_t pid);
 void pt_kill_reap(pid_t pid);
 /* setgroups(0), setresgid(gid), setresuid(uid). 0 or -1. */
 int pt_drop_privs(uid_t uid, gid_t gid);
+/*
+ * In a test's child: become uid 65534 (still dumpable) in a user and
+ * mount namespace of its own, its mounts private: the attacker of the
+ * hostile-caller suites. Exits the child (PT_REQUIRE) if it cannot.
+ */
+void pt_become_hostile(void);
 /* Is capability @cap (CAP_SYS_ADMIN...) in our effective set? */
 bool pt_has_cap(int cap);
 /* Does @pid exist and is it not a zombie? (/proc/<pid>/stat state) */
