@@ -5,8 +5,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/klog.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -178,4 +180,24 @@ bool pt_kernel_has_landlock(void)
 {
 	return pt_landlock_abi() > 0 ||
 	       (errno != ENOSYS && errno != EOPNOTSUPP);
+}
+
+char *pt_klog_read(void)
+{
+	int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
+	char *buf;
+	int n;
+
+	if (size <= 0)
+		return NULL;
+	buf = malloc((size_t)size + 1);
+	if (!buf)
+		return NULL;
+	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, size);
+	if (n < 0) {
+		free(buf);
+		return NULL;
+	}
+	buf[n] = '\0';
+	return buf;
 }

@@ -60,4 +60,7 @@ int pt_landlock_abi(void);
 /* Landlock (5.13): the version query says neither ENOSYS nor EOPNOTSUPP. */
 bool pt_kernel_has_landlock(void);
 
+/* The whole kernel log ring (klogctl), NUL-terminated: free() it. NULL. */
+char *pt_klog_read(void);
+
 #endif /* PT_KERNEL_H */

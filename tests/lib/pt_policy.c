@@ -5,12 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/klog.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "pt_files.h"
 #include "pt_policy.h"
+#include "pt_kernel.h"
 
 /*
  * The burst of the module's pr_notice_ratelimited(); its window is 5 s,
@@ -112,27 +112,6 @@ void pt_policy_note_refusal(const char *what)
 	fflush(stdout);
 }
 
-/* The whole kernel log ring, NUL-terminated (free it), or NULL. */
-static char *klog_read(void)
-{
-	int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
-	char *buf;
-	int n;
-
-	if (size <= 0)
-		return NULL;
-	buf = malloc((size_t)size + 1);
-	if (!buf)
-		return NULL;
-	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, size);
-	if (n < 0) {
-		free(buf);
-		return NULL;
-	}
-	buf[n] = '\0';
-	return buf;
-}
-
 /* A log line's time ("<5>[   12.345678] ..."), in µs; -1 if it has none. */
 static int64_t line_time_us(const char *line)
 {
@@ -193,7 +172,7 @@ static int64_t write_mark(void)
 	if (write(fd, line, (size_t)len) != len)
 		mark[0] = '\0';
 	close(fd);
-	if (!mark[0] || !(log = klog_read()))
+	if (!mark[0] || !(log = pt_klog_read()))
 		return -1;
 	start = after_line(log, mark);
 	if (start) {
@@ -211,7 +190,7 @@ static int64_t write_mark(void)
 /* Refusal lines logged at or after @since (µs of the log's clock). */
 static int refusals_since(int64_t since)
 {
-	char *log = klog_read(), *line, *save;
+	char *log = pt_klog_read(), *line, *save;
 	int count = 0;
 
 	if (!log)
@@ -272,7 +251,7 @@ bool pt_policy_refusal_logged(int sig, pid_t sender, pid_t target)
 				 other ? "all" : doubt);
 		}
 	}
-	log = klog_read();
+	log = pt_klog_read();
 	if (!log)
 		return false;
 	start = mark[0] ? after_line(log, mark) : log;

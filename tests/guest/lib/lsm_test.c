@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/klog.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -115,20 +114,11 @@ int lt_apparmor_enter(const char *name)
 
 bool lt_klog_has(const char *first, ...)
 {
-	int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
+	char *buf = pt_klog_read(), *line, *save;
 	bool found = false;
-	char *buf, *line, *save;
-	int n;
 
-	if (size <= 0)
-		return false;
-	buf = malloc((size_t)size + 1);
 	if (!buf)
 		return false;
-	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, size);
-	if (n < 0)
-		n = 0;
-	buf[n] = '\0';
 	for (line = strtok_r(buf, "\n", &save); line && !found;
 	     line = strtok_r(NULL, "\n", &save)) {
 		const char *s;
