@@ -225,6 +225,35 @@ START_TEST(wait_count_first)
 }
 END_TEST
 
+/* --exit-status: the shell's wait's status, of a non-child too. */
+START_TEST(wait_exit_status)
+{
+	char pidtext[16];
+	struct pt_tool_run r;
+	pid_t g, mid;
+	int go, status;
+
+	g = start_non_child(7, 0, &go, &mid);
+	pt_tool_start(&r, (const char *const[]){ "wait", "--exit-status",
+			itoa_buf(g, pidtext), NULL });
+	pt_tool_wait_holding(r.pid, g);
+	ck_assert_int_eq(write(go, "x", 1), 1);
+	ck_assert_int_eq(pt_tool_finish(&r), 7);
+	waitpid(mid, &status, 0);
+	close(go);
+
+	g = start_non_child(0, SIGTERM, &go, &mid);
+	pt_tool_start(&r, (const char *const[]){ "wait", "-x", "--quiet",
+			itoa_buf(g, pidtext), NULL });
+	pt_tool_wait_holding(r.pid, g);
+	ck_assert_int_eq(write(go, "x", 1), 1);
+	ck_assert_int_eq(pt_tool_finish(&r), 128 + SIGTERM);
+	ck_assert_str_eq(r.stdout_text, "");
+	waitpid(mid, &status, 0);
+	close(go);
+}
+END_TEST
+
 START_TEST(wait_timeout_and_missing)
 {
 	char pidtext[16];
@@ -797,7 +826,8 @@ static Suite *pidfdctl_suite(void)
 	tcase_set_timeout(tc, 60);
 	pt_add_tests(tc, wait_non_child_exit_status, wait_non_child_killed,
 		     verbose_names_the_backend, wait_several_and_unreaped,
-		     wait_count_first, wait_timeout_and_missing);
+		     wait_count_first, wait_exit_status,
+		     wait_timeout_and_missing);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("kill");

@@ -187,6 +187,10 @@ START_TEST(wait_count)
 			"wait: --count 3 is more than the 2 PIDs given");
 	assert_rejected(ARGV("wait", "-c", "0", "1"), "invalid count '0'");
 	assert_rejected(ARGV("kill", "-c", "1", "1"), "not allowed");
+	ck_assert_int_eq(parse(ARGV("wait", "--exit-status", "1"), &a), 0);
+	ck_assert(a.exit_status);
+	pidfdctl_args_free(&a);
+	assert_rejected(ARGV("kill", "-x", "1"), "not allowed");
 }
 END_TEST
 

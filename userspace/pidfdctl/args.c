@@ -46,7 +46,8 @@ void pidfdctl_print_help(FILE *out)
 {
 	fputs(
 "Usage:\n"
-" pidfdctl wait [--timeout T] [--exited] [--count N] [--quiet] PID...\n"
+" pidfdctl wait [--timeout T] [--exited] [--count N] [--exit-status]\n"
+"               [--quiet] PID...\n"
 " pidfdctl kill [-s SIG | -SIG | -N] [--thread|--thread-group|\n"
 "               --process-group] [--value N] [--timeout MS SIG]... PID...\n"
 " pidfdctl kill -l [SIG] | -L\n"
@@ -81,6 +82,8 @@ void pidfdctl_print_help(FILE *out)
 "                       later, send SIG (util-linux's kill; repeatable)\n"
 " -e, --exited          wait: a PID that is already gone is not an error\n"
 " -c, --count N         wait: return once N of the PIDs have ended\n"
+" -x, --exit-status     wait: exit with the status of the last to end, as\n"
+"                       the shell's wait (128+N for signal N)\n"
 " -q, --quiet           wait: print nothing\n"
 " -s, --signal SIG      kill: the signal (default TERM; also -SIG, -N as\n"
 "                       the first option); run: the signal sent at the\n"
@@ -317,6 +320,7 @@ static const struct option long_options[] = {
 	{ "timeout",		required_argument,	NULL, 't' },
 	{ "exited",		no_argument,		NULL, 'e' },
 	{ "count",		required_argument,	NULL, 'c' },
+	{ "exit-status",	no_argument,		NULL, 'x' },
 	{ "quiet",		no_argument,		NULL, 'q' },
 	{ "signal",		required_argument,	NULL, 's' },
 	{ "list",		no_argument,		NULL, 'l' },
@@ -343,7 +347,7 @@ static bool option_allowed(enum pidfdctl_command cmd, int opt)
 	case 't':
 		return cmd == PIDFDCTL_WAIT || cmd == PIDFDCTL_RUN ||
 		       cmd == PIDFDCTL_KILL;
-	case 'e': case 'q': case 'c':
+	case 'e': case 'q': case 'c': case 'x':
 		return cmd == PIDFDCTL_WAIT;
 	case 's':
 		return cmd == PIDFDCTL_KILL || cmd == PIDFDCTL_RUN;
@@ -507,7 +511,7 @@ static int parse_options(int argc, char **argv, const char *cmdname,
 	 * CMD's; the other commands accept options after the PIDs too.
 	 */
 	const char *shortopts = args->command == PIDFDCTL_RUN ?
-				"+:hVvt:s:k:" : ":hVvt:eqc:s:lLj";
+				"+:hVvt:s:k:" : ":hVvt:eqc:xs:lLj";
 
 	optind = 0;	/* full re-initialisation, for repeated calls */
 	opterr = 0;
@@ -556,6 +560,9 @@ static int parse_options(int argc, char **argv, const char *cmdname,
 			break;
 		case 'e':
 			args->exited_ok = true;
+			break;
+		case 'x':
+			args->exit_status = true;
 			break;
 		case 'c': {
 			int n;

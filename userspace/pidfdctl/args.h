@@ -63,6 +63,7 @@ struct pidfdctl_args {
 	/* wait: an already-gone PID is not an error; print nothing. */
 	bool exited_ok;
 	size_t count;	/* wait: return after this many ended; 0: all */
+	bool exit_status;	/* wait: exit with the last one's status */
 	bool quiet;
 
 	/* kill: signal, PIDFD_SIGNAL_* scope, and a queued value. */

@@ -140,8 +140,12 @@ static void sleep_ms(int ms)
 		;
 }
 
-/* Print how a process exited: "1234: exited with status 3". */
-static void report_exit(pid_t pid, int pidfd)
+/*
+ * Print how a process exited, "1234: exited with status 3", unless
+ * @quiet. Returns its status as the shell's wait gives it (the exit code,
+ * or 128 + the signal), -1 if unavailable.
+ */
+static int report_exit(pid_t pid, int pidfd, bool quiet)
 {
 	int64_t give_up = pidfdctl_now_ms() + EXIT_STATUS_GRACE_MS;
 	char name[32];
@@ -149,21 +153,24 @@ static void report_exit(pid_t pid, int pidfd)
 
 	while (libpidfd_exit_status(pidfd, &status) < 0) {
 		if (errno != EAGAIN || pidfdctl_now_ms() >= give_up) {
-			printf("%d: exited (status unavailable)\n", (int)pid);
-			return;
+			if (!quiet)
+				printf("%d: exited (status unavailable)\n", (int)pid);
+			return -1;
 		}
 		sleep_ms(EXIT_STATUS_POLL_MS);
 	}
-	if (WIFEXITED(status))
+	if (!quiet && WIFEXITED(status))
 		printf("%d: exited with status %d\n", (int)pid,
 		       WEXITSTATUS(status));
-	else if (WIFSIGNALED(status))
+	else if (!quiet && WIFSIGNALED(status))
 		printf("%d: killed by signal %s%s\n", (int)pid,
 		       pidfdctl_signal_name(WTERMSIG(status), name, sizeof(name)),
 		       WCOREDUMP(status) ? " (core dumped)" : "");
-	else
+	else if (!quiet)
 		printf("%d: exited (wait status 0x%x)\n", (int)pid, status);
 	fflush(stdout);
+	return WIFEXITED(status) ? WEXITSTATUS(status) :
+	       WIFSIGNALED(status) ? 128 + WTERMSIG(status) : -1;
 }
 
 int pidfdctl_wait(const struct pidfdctl_args *args)
@@ -173,7 +180,7 @@ int pidfdctl_wait(const struct pidfdctl_args *args)
 	struct pollfd *pfds;
 	/* How many more must end: all, or --count of them. */
 	size_t left = args->count ? args->count : args->npids;
-	int code = PIDFDCTL_EXIT_OK, err;
+	int code = PIDFDCTL_EXIT_OK, err, last = -1;
 
 	pfds = calloc(args->npids, sizeof(*pfds));
 	if (!pfds) {
@@ -237,13 +244,17 @@ int pidfdctl_wait(const struct pidfdctl_args *args)
 		for (size_t i = 0; i < args->npids && left > 0; i++) {
 			if (pfds[i].fd < 0 || !pfds[i].revents)
 				continue;
-			if (!args->quiet)
-				report_exit(args->pids[i], pfds[i].fd);
+			if (!args->quiet || args->exit_status)
+				last = report_exit(args->pids[i], pfds[i].fd,
+						   args->quiet);
 			close(pfds[i].fd);
 			pfds[i].fd = -1;	/* poll() skips negative fds */
 			left--;
 		}
 	}
+	/* --exit-status: the last one's, as the shell's wait gives it. */
+	if (args->exit_status)
+		code = last >= 0 ? last : PIDFDCTL_EXIT_FAILURE;
 out:
 	for (size_t i = 0; i < args->npids; i++)
 		if (pfds[i].fd >= 0)
