@@ -207,7 +207,7 @@ START_TEST(wait_errors)
 			"wait: option '--json' not allowed");
 	assert_rejected(ARGV("wait", "--bogus", "1"),
 			"unrecognized option '--bogus'");
-	assert_rejected(ARGV("wait", "-x", "1"), "invalid option -- 'x'");
+	assert_rejected(ARGV("wait", "-z", "1"), "invalid option -- 'z'");
 }
 END_TEST
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <libpidfd.h>
 
@@ -52,6 +53,9 @@ static int (*const commands[])(const struct pidfdctl_args *) = {
 	[PIDFDCTL_DOCTOR] = pidfdctl_doctor,
 };
 
+/* glibc takes a size only with a buffer. */
+static char stdout_buffer[1 << 16];
+
 int main(int argc, char **argv)
 {
 	struct pidfdctl_args args;
@@ -64,6 +68,13 @@ int main(int argc, char **argv)
 		return code;
 	}
 
+	/*
+	 * Into a file or a pipe, one buffer large enough for any of our
+	 * reports (--help included), written at the end: a failed write is
+	 * then the flush's, whose errno says why.
+	 */
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, stdout_buffer, _IOFBF, sizeof(stdout_buffer));
 	pidfdctl_verbose = args.verbose;
 	if (args.backend >= 0) {
 		libpidfd_set_backend(args.backend);
