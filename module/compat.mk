@@ -3,8 +3,6 @@
 # -DPIDFD_HAVE_* define that module/compat.h uses; nothing in module/*.c
 # looks at version numbers.
 
-pidfd_symvers := $(firstword $(wildcard $(objtree)/Module.symvers) /dev/null)
-pidfd_has_sym = $(shell grep -qw '$(1)' $(pidfd_symvers) && echo y)
 pidfd_hdr_has = $(shell grep -qsE '$(2)' $(srctree)/include/$(1) \
 		  $(objtree)/include/$(1) && echo y)
 
