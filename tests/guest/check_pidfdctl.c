@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -27,6 +28,8 @@
 #include "pidfd_test.h"
 #include "tool_run.h"
 #include "../../lib/pt_policy.h"
+/* The unit under test, for its BTF lookup. */
+#include "../../userspace/pidfdctl/bpf_lsm.c"
 
 #define WAIT_MS 10000
 
@@ -817,6 +820,68 @@ START_TEST(doctor_says_what_is_here)
 }
 END_TEST
 
+/*
+ * A BPF-LSM program on task_kill that allows everything (r0 = 0; exit),
+ * attached as a policy would be: its link fd, or -errno.
+ */
+static int attach_task_kill_program(void)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	union bpf_attr attr;
+	int prog, link;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_LSM;
+	attr.expected_attach_type = BPF_LSM_MAC;
+	attr.insns = (uint64_t)(uintptr_t)insns;
+	attr.insn_cnt = 2;
+	attr.license = (uint64_t)(uintptr_t)"GPL";
+	attr.attach_btf_id = pidfdctl_btf_id("/sys/kernel/btf/vmlinux",
+					     "bpf_lsm_task_kill");
+	strcpy(attr.prog_name, "pidfd_test_lsm");
+	ck_assert_msg(attr.attach_btf_id, "no bpf_lsm_task_kill in the BTF");
+	prog = (int)syscall(SYS_bpf, BPF_PROG_LOAD, &attr, sizeof(attr));
+	if (prog < 0)
+		return -errno;
+	memset(&attr, 0, sizeof(attr));
+	attr.raw_tracepoint.prog_fd = (uint32_t)prog;
+	link = (int)syscall(SYS_bpf, BPF_RAW_TRACEPOINT_OPEN, &attr, sizeof(attr));
+	close(prog);	/* the link holds the program */
+	return link < 0 ? -errno : link;
+}
+
+/*
+ * With bpf untrusted, doctor lists the BPF-LSM programs attached now, as
+ * root: none, then one on task_kill that it says decides signals; as
+ * another user it says it cannot list them.
+ */
+START_TEST(doctor_lists_bpf_lsm)
+{
+	char saved[128];
+	struct pt_tool_run r;
+	int link;
+
+	if (!lt_lsm_active("bpf"))
+		PT_SKIP("BPF-LSM is not active on this kernel (" LT_LSM_LIST ")");
+	ck_assert_int_eq(pt_read_text(LT_TRUST_PARAM, saved, sizeof(saved)), 0);
+	doctor_with_trust(&r, "");
+	ck_assert_msg(strstr(r.stdout_text, "none: trusting bpf skips no policy"),
+		      "%s", r.stdout_text);
+	link = attach_task_kill_program();
+	ck_assert_msg(link >= 0, "attaching a BPF-LSM program: %s",
+		      strerror(-link));
+	doctor_with_trust(&r, "");
+	ck_assert_msg(strstr(r.stdout_text, "task_kill: 'pidfd_test_lsm' (prog ") &&
+		      strstr(r.stdout_text, "decides signals: trusting bpf would skip it"),
+		      "%s", r.stdout_text);
+	close(link);
+	doctor_with_trust(&r, saved);
+}
+END_TEST
+
 static Suite *pidfdctl_suite(void)
 {
 	Suite *s = suite_create("pidfdctl");
@@ -844,6 +909,7 @@ static Suite *pidfdctl_suite(void)
 	tc = tcase_create("doctor");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, doctor_says_what_is_here);
+	tcase_add_test(tc, doctor_lists_bpf_lsm);
 	suite_add_tcase(s, tc);
 	return s;
 }

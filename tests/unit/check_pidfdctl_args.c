@@ -17,6 +17,7 @@
 #include <libpidfd.h>
 
 #include "args.h"
+#include "bpf_lsm.h"
 #include "../lib/check_glue.h"
 
 #ifndef PIDFDCTL_BINARY
@@ -630,6 +631,26 @@ START_TEST(binary_help_version)
 }
 END_TEST
 
+/* doctor's BTF lookup: a BPF-LSM hook's function, by id and by name. */
+START_TEST(btf_names)
+{
+	const char *vmlinux = "/sys/kernel/btf/vmlinux";
+	char name[96];
+	uint32_t id;
+
+	if (access(vmlinux, R_OK) != 0)
+		PT_SKIP("no %s here: %s", vmlinux, strerror(errno));
+	id = pidfdctl_btf_id(vmlinux, "bpf_lsm_task_kill");
+	if (!id)
+		PT_SKIP("this kernel has no BPF-LSM hooks (CONFIG_BPF_LSM)");
+	ck_assert_int_eq(pidfdctl_btf_name(vmlinux, id, name, sizeof(name)), 0);
+	ck_assert_str_eq(name, "bpf_lsm_task_kill");
+	ck_assert_uint_eq(pidfdctl_btf_id(vmlinux, "no_such_type_anywhere"), 0);
+	ck_assert_int_eq(pidfdctl_btf_name(vmlinux, 0, name, sizeof(name)), -1);
+	ck_assert_int_eq(pidfdctl_btf_name("/dev/null", 1, name, sizeof(name)), -1);
+}
+END_TEST
+
 /* run -v says what timeout(1) -v says of the timeout's signals. */
 START_TEST(binary_run_verbose)
 {
@@ -775,7 +796,7 @@ static Suite *args_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("binary");
-	pt_add_tests(tc, binary_help_version, binary_kill_list_one,
+	pt_add_tests(tc, btf_names, binary_help_version, binary_kill_list_one,
 		     binary_run_verbose,
 		     binary_usage_errors, binary_without_module,
 		     binary_write_error);

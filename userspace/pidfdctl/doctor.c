@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "libpidfd.h"
+#include "bpf_lsm.h"
 #include "commands.h"
 
 #define MODULE_SYSFS "/sys/module/pidfd"
@@ -74,6 +75,51 @@ static bool listed(const char *list, const char *lsm)
 	return false;
 }
 
+/* The hooks the module's refusals stand in for (signal_policy.c). */
+static const char *hook_matters(const char *hook)
+{
+	if (!strcmp(hook, "task_kill"))
+		return "signals";
+	if (!strcmp(hook, "socket_getsockopt"))
+		return "peer pidfds";
+	return NULL;
+}
+
+/*
+ * What trusting "bpf" would skip: the BPF-LSM programs attached now, as
+ * bpftool lists them (root only), and which of them decide what the
+ * module cannot ask about.
+ */
+static void bpf_lsm_programs(void)
+{
+	struct pidfdctl_bpf_lsm progs[32];
+	int n = pidfdctl_bpf_lsm_list(progs, 32);
+
+	printf("    BPF-LSM programs attached now (what trusting bpf would skip):\n");
+	if (n < 0) {
+		printf("      cannot list them: %s%s\n", strerror(-n),
+		       n == -EPERM ? " (run pidfdctl doctor as root)" : "");
+		return;
+	}
+	if (n == 0) {
+		printf("      none: trusting bpf skips no policy loaded now (one\n"
+		       "      loaded later would be skipped too)\n");
+		return;
+	}
+	for (int i = 0; i < n && i < 32; i++) {
+		const char *what = hook_matters(progs[i].hook);
+
+		printf("      %s: '%s' (prog %u)%s%s%s\n",
+		       progs[i].hook[0] ? progs[i].hook :
+		       progs[i].cgroup ? "a cgroup's hook" : "a hook this kernel does not name",
+		       progs[i].prog_name, progs[i].prog_id,
+		       what ? ", decides " : "", what ? what : "",
+		       what ? ": trusting bpf would skip it" : "");
+	}
+	if (n > 32)
+		printf("      and %d more\n", n - 32);
+}
+
 /*
  * Which active LSMs the module cannot ask about the real signal on its
  * approximate paths, and what an administrator can do (security.md).
@@ -110,6 +156,8 @@ static void signal_policy(void)
 	     lsm = strtok_r(NULL, ",", &save))
 		if (!listed("apparmor,selinux,smack,bpf", lsm))
 			strcpy(untrusted, "all");
+	if (listed(untrusted, "bpf"))
+		bpf_lsm_programs();
 	printf("    Process-directed signals without a siginfo, and SIGKILL, are not\n"
 	       "    affected. If no policy of theirs tells signals apart here, an\n"
 	       "    administrator may say so:\n"
