@@ -183,6 +183,13 @@ START_TEST(doctor_without_module)
 	snprintf(want, sizeof(want), "  %-44s %s\n", "PIDFD_AUTOKILL",
 		 "needs the module");
 	ck_assert_msg(strstr(r.stdout_text, want), "%s", r.stdout_text);
+	ck_assert_int_eq(PT_TOOL(&r, "doctor", "--json"), 0);
+	ck_assert_msg(r.stdout_text[0] == '{' &&
+		      strstr(r.stdout_text, "\"features\": [\"pidfd_open\", ") &&
+		      strstr(r.stdout_text, "\"module\": null") &&
+		      strstr(r.stdout_text, "\"open\": \"kernel\", \"procfd\": \"userspace\", "
+			     "\"autokill\": null}}\n"),
+		      "%s", r.stdout_text);
 }
 END_TEST
 

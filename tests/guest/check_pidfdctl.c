@@ -877,6 +877,12 @@ START_TEST(doctor_lists_bpf_lsm)
 	ck_assert_msg(strstr(r.stdout_text, "task_kill: 'pidfd_test_lsm' (prog ") &&
 		      strstr(r.stdout_text, "decides signals: trusting bpf would skip it"),
 		      "%s", r.stdout_text);
+	ck_assert_int_eq(PT_TOOL(&r, "doctor", "--json"), 0);
+	ck_assert_msg(strstr(r.stdout_text, "\"bpf_lsm\": [{\"hook\": \"task_kill\", "
+			     "\"prog\": \"pidfd_test_lsm\", \"id\": ") &&
+		      strstr(r.stdout_text, "\"decides\": \"signals\"}") &&
+		      strstr(r.stdout_text, "\"signal_lsm_trust\": []"),
+		      "%s", r.stdout_text);
 	close(link);
 	doctor_with_trust(&r, saved);
 }

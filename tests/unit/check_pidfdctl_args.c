@@ -538,8 +538,11 @@ START_TEST(doctor_args)
 	ck_assert_int_eq(a.command, PIDFDCTL_DOCTOR);
 	pidfdctl_args_free(&a);
 	assert_rejected(ARGV("doctor", "1"), "doctor: unexpected argument '1'");
-	assert_rejected(ARGV("doctor", "--json"),
-			"doctor: option '--json' not allowed");
+	ck_assert_int_eq(parse(ARGV("doctor", "--json"), &a), 0);
+	ck_assert(a.json);
+	pidfdctl_args_free(&a);
+	assert_rejected(ARGV("doctor", "--exited"),
+			"doctor: option '--exited' not allowed");
 }
 END_TEST
 

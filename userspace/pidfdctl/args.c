@@ -56,7 +56,7 @@ void pidfdctl_print_help(FILE *out)
 " pidfdctl run [--timeout T] [--kill-after T] [-s SIG] [--preserve-status]\n"
 "              [--foreground] [--] CMD [ARG...]\n"
 " pidfdctl run [OPTION...] T CMD [ARG...]    (timeout(1)'s form)\n"
-" pidfdctl doctor\n"
+" pidfdctl doctor [--json]\n"
 "\n"
 "Work with processes through pidfds, free of PID-reuse races: the\n"
 "kernel's own where it has what a command needs, the pidfd kernel\n"
@@ -97,7 +97,7 @@ void pidfdctl_print_help(FILE *out)
 "                       the name of a number (or of 128 + N) or the number\n"
 "                       of a name\n"
 " -L, --table           kill: list signal numbers and names\n"
-" -j, --json            info: print JSON\n"
+" -j, --json            info, doctor: print JSON\n"
 " -k, --kill-after T    run: send KILL if CMD still runs T after the signal\n"
 "     --preserve-status run: exit with CMD's status even on timeout\n"
 "     --foreground      run: signal CMD only, not its children, and leave\n"
@@ -355,7 +355,7 @@ static bool option_allowed(enum pidfdctl_command cmd, int opt)
 	case OPT_PROCESS_GROUP: case OPT_VALUE:
 		return cmd == PIDFDCTL_KILL;
 	case 'j':
-		return cmd == PIDFDCTL_INFO;
+		return cmd == PIDFDCTL_INFO || cmd == PIDFDCTL_DOCTOR;
 	case 'k': case OPT_PRESERVE_STATUS: case OPT_FOREGROUND:
 		return cmd == PIDFDCTL_RUN;
 	}

@@ -216,9 +216,165 @@ static void library_routes(void)
 	close(fd);
 }
 
+/* ---- doctor --json: the same findings, keys documented in pidfdctl(1) ---- */
+
+static void json_str(const char *text)
+{
+	putchar('"');
+	for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+		if (*c == '"' || *c == '\\')
+			printf("\\%c", *c);
+		else if (*c < 0x20)
+			printf("\\u%04x", *c);
+		else
+			putchar(*c);
+	}
+	putchar('"');
+}
+
+/* A comma-separated list as a JSON array of strings. */
+static void json_list(const char *list)
+{
+	char copy[256], *save, *item;
+	const char *sep = "";
+
+	snprintf(copy, sizeof(copy), "%s", list);
+	putchar('[');
+	for (item = strtok_r(copy, ",", &save); item;
+	     item = strtok_r(NULL, ",", &save)) {
+		printf("%s", sep);
+		json_str(item);
+		sep = ", ";
+	}
+	putchar(']');
+}
+
+static void json_kernel(void)
+{
+	static const struct { unsigned int bit; const char *name; } features[] = {
+		{ LIBPIDFD_KERNEL_PIDFD_OPEN, "pidfd_open" },
+		{ LIBPIDFD_KERNEL_SEND_SIGNAL, "send_signal" },
+		{ LIBPIDFD_KERNEL_WAITID, "waitid" },
+		{ LIBPIDFD_KERNEL_THREAD, "thread" },
+		{ LIBPIDFD_KERNEL_SIGNAL_SCOPE, "signal_scope" },
+		{ LIBPIDFD_KERNEL_NAMESPACES, "namespaces" },
+		{ LIBPIDFD_KERNEL_GET_INFO, "get_info" },
+		{ LIBPIDFD_KERNEL_EXIT_INFO, "exit_info" },
+	};
+	unsigned int has = libpidfd_kernel_features();
+	const char *sep = "";
+	struct utsname u;
+
+	uname(&u);
+	printf("\"kernel\": {\"release\": ");
+	json_str(u.release);
+	printf(", \"machine\": ");
+	json_str(u.machine);
+	printf(", \"features\": [");
+	for (size_t i = 0; i < sizeof(features) / sizeof(features[0]); i++) {
+		if (!(has & features[i].bit))
+			continue;
+		printf("%s\"%s\"", sep, features[i].name);
+		sep = ", ";
+	}
+	printf("]}");
+}
+
+static void json_bpf_lsm(void)
+{
+	struct pidfdctl_bpf_lsm progs[32];
+	int n = pidfdctl_bpf_lsm_list(progs, 32);
+	const char *sep = "";
+
+	if (n < 0) {
+		printf("\"bpf_lsm\": null, \"bpf_lsm_error\": ");
+		json_str(strerror(-n));
+		return;
+	}
+	printf("\"bpf_lsm\": [");
+	for (int i = 0; i < n && i < 32; i++) {
+		const char *what = hook_matters(progs[i].hook);
+
+		printf("%s{\"hook\": ", sep);
+		if (progs[i].hook[0])
+			json_str(progs[i].hook);
+		else
+			printf("null");
+		printf(", \"prog\": ");
+		json_str(progs[i].prog_name);
+		printf(", \"id\": %u, \"cgroup\": %s, \"decides\": ",
+		       progs[i].prog_id, progs[i].cgroup ? "true" : "false");
+		if (what)
+			json_str(what);
+		else
+			printf("null");
+		putchar('}');
+		sep = ", ";
+	}
+	putchar(']');
+}
+
+static void json_module(void)
+{
+	char version[64], live[32], lsms[256], trust[256];
+	int fd;
+
+	if (!module_value("version", version, sizeof(version))) {
+		printf("\"module\": null");
+		return;
+	}
+	printf("\"module\": {\"version\": ");
+	json_str(version);
+	printf(", \"live_pidfds\": %s",
+	       module_value("parameters/live_pidfds", live, sizeof(live)) &&
+	       live[0] ? live : "null");
+	fd = open(LIBPIDFD_DEVICE, O_RDWR | O_CLOEXEC);
+	printf(", \"device\": %s", fd >= 0 ? "true" : "false");
+	if (fd >= 0)
+		close(fd);
+	if (module_value("parameters/signal_lsms", lsms, sizeof(lsms)) &&
+	    module_value("parameters/signal_lsm_trust", trust, sizeof(trust))) {
+		printf(", \"signal_lsms\": ");
+		json_list(lsms);
+		printf(", \"signal_lsm_trust\": ");
+		json_list(trust);
+		if (listed(lsms, "bpf")) {
+			printf(", ");
+			json_bpf_lsm();
+		}
+	}
+	putchar('}');
+}
+
+static void json_library(void)
+{
+	int fd = libpidfd_open(getpid(), 0);
+	int kind = fd >= 0 ? libpidfd_pidfd_backend(fd) : -1;
+	bool module = libpidfd_probe() == 0;
+
+	if (fd >= 0)
+		close(fd);
+	printf("\"libpidfd\": {\"version\": ");
+	json_str(libpidfd_version());
+	printf(", \"open\": %s",
+	       kind == LIBPIDFD_BACKEND_NATIVE ? "\"kernel\"" :
+	       kind == LIBPIDFD_BACKEND_MODULE ? "\"module\"" : "null");
+	printf(", \"procfd\": \"%s\", \"autokill\": %s}",
+	       module ? "module" : "userspace", module ? "\"module\"" : "null");
+}
+
 int pidfdctl_doctor(const struct pidfdctl_args *args)
 {
-	(void)args;
+	if (args->json) {
+		putchar('{');
+		json_kernel();
+		printf(", ");
+		json_module();
+		printf(", ");
+		json_library();
+		printf("}\n");
+		return PIDFDCTL_EXIT_OK;
+	}
 	kernel_features();
 	module_state();
 	library_routes();
