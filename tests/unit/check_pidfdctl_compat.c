@@ -9,6 +9,7 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -219,15 +220,25 @@ static struct outcome kill_run(const char *tool, const char *const *args)
 	int n = 0, status;
 
 	for (int i = 0; i < 2; i++) {
+		int exec_seen[2];
+		char c;
+
+		/*
+		 * Until it has exec'd, the child is a copy of this test with
+		 * its handlers: the close-on-exec pipe's EOF says it is sleep.
+		 */
+		ck_assert_int_eq(pipe2(exec_seen, O_CLOEXEC), 0);
 		child[i] = fork();
 		ck_assert_int_ge(child[i], 0);
 		if (child[i] == 0) {
 			execlp("sleep", "sleep", "7", (char *)NULL);
 			_exit(127);
 		}
+		close(exec_seen[1]);
+		ck_assert_int_eq(read(exec_seen[0], &c, 1), 0);
+		close(exec_seen[0]);
 		snprintf(pids[i], sizeof(pids[i]), "%d", child[i]);
 	}
-	usleep(100000);	/* both have exec'd sleep */
 	argv[n++] = (char *)tool;
 	if (strcmp(tool, "kill") != 0)
 		argv[n++] = "kill";
