@@ -831,7 +831,7 @@ START_TEST(get_namespace)
 
 	/* Never passed on: PIDFD_GET_INFO, a number past the ten, 0. */
 	errno = 0;
-	ck_assert_int_eq(libpidfd_get_namespace(fd, PIDFD_GET_INFO), -1);
+	ck_assert_int_eq(libpidfd_get_namespace(fd, PIDFD_DEV_GET_INFO), -1);
 	ck_assert_int_eq(errno, ENOTTY);
 	errno = 0;
 	ck_assert_int_eq(libpidfd_get_namespace(fd, _IO(PIDFS_IOCTL_MAGIC, 11)), -1);
@@ -853,7 +853,7 @@ END_TEST
 
 START_TEST(get_info_fields)
 {
-	struct pidfd_info info;
+	struct pidfd_dev_info info;
 	int fd, status, go;
 	pid_t pid = start_exiter(7, &go);
 
@@ -908,7 +908,7 @@ END_TEST
 
 START_TEST(get_info_creds_of_unprivileged)
 {
-	struct pidfd_info info;
+	struct pidfd_dev_info info;
 	int sync[2], status, fd;
 	pid_t pid;
 	char c;

@@ -157,27 +157,48 @@ struct pidfd_signal_args {
 #define PIDFD_GET_PROCFD	_IOR('p', 1, int)
 
 /*
- * PIDFD_GET_INFO, as upstream has it since 6.13 (and the exit status of
- * 6.15). Any size of at least PIDFD_INFO_SIZE_VER0 is accepted.
+ * On a pidfd: upstream's PIDFD_GET_INFO (6.13, with 6.15's exit status),
+ * in the layout of 7.2's struct pidfd_info (PIDFD_INFO_SIZE_VER3). Any size
+ * of at least PIDFD_INFO_SIZE_VER0 is accepted, so upstream's
+ * PIDFD_GET_INFO and struct pidfd_info of any release work as well.
+ *
+ * Upstream's struct pidfd_info has grown from release to release (64
+ * bytes in 6.13, 88 in 7.2) and glibc 2.43's <sys/pidfd.h> has one of its
+ * own: this header never defines it, whichever comes first. Its copy is
+ * struct pidfd_dev_info, and PIDFD_DEV_GET_INFO is the same command as
+ * upstream's PIDFD_GET_INFO of the same size.
  */
-#ifndef PIDFD_GET_INFO
+#ifndef PIDFS_IOCTL_MAGIC
 #define PIDFS_IOCTL_MAGIC		0xFF
+#endif
 
+#ifndef PIDFD_INFO_PID
 #define PIDFD_INFO_PID			_BITUL(0)
 #define PIDFD_INFO_CREDS		_BITUL(1)
 #define PIDFD_INFO_CGROUPID		_BITUL(2)
 #define PIDFD_INFO_EXIT			_BITUL(3)
 #define PIDFD_INFO_COREDUMP		_BITUL(4)
+#define PIDFD_INFO_SIZE_VER0		64
+#endif
+#ifndef PIDFD_INFO_SUPPORTED_MASK
 #define PIDFD_INFO_SUPPORTED_MASK	_BITUL(5)
 #define PIDFD_INFO_COREDUMP_SIGNAL	_BITUL(6)
-#define PIDFD_INFO_COREDUMP_CODE	_BITUL(7)
-
-#define PIDFD_INFO_SIZE_VER0		64
 #define PIDFD_INFO_SIZE_VER1		72
 #define PIDFD_INFO_SIZE_VER2		80
+#endif
+#ifndef PIDFD_INFO_COREDUMP_CODE
+#define PIDFD_INFO_COREDUMP_CODE	_BITUL(7)
 #define PIDFD_INFO_SIZE_VER3		88
+#endif
 
-struct pidfd_info {
+/**
+ * struct pidfd_dev_info - argument of PIDFD_DEV_GET_INFO
+ *
+ * Upstream's struct pidfd_info of 7.2, field for field. @mask on input:
+ * the PIDFD_INFO_* asked for; on output, those filled in. docs/abi.md says
+ * which field comes when.
+ */
+struct pidfd_dev_info {
 	__u64 mask;
 	__u64 cgroupid;
 	__u32 pid;
@@ -199,8 +220,8 @@ struct pidfd_info {
 	__u64 supported_mask;
 };
 
-#define PIDFD_GET_INFO	_IOWR(PIDFS_IOCTL_MAGIC, 11, struct pidfd_info)
-#endif /* PIDFD_GET_INFO */
+#define PIDFD_DEV_GET_INFO \
+	_IOWR(PIDFS_IOCTL_MAGIC, 11, struct pidfd_dev_info)
 
 /* Values of pidfd_info's coredump_mask, as upstream (6.16) has them. */
 #ifndef PIDFD_COREDUMPED

@@ -117,12 +117,13 @@ int libpidfd_peer_open(int sockfd, unsigned int flags);
  * ioctl(pidfd, PIDFD_GET_INFO, info): set info->mask to what you ask for
  * (PIDFD_INFO_EXIT, PIDFD_INFO_SUPPORTED_MASK; the rest always comes);
  * on return info->mask says what was filled in. @size is sizeof(*info):
- * any size from PIDFD_INFO_SIZE_VER0 (64) works, so a struct pidfd_info
- * from an older <linux/pidfd.h> is safe to pass. One ioctl on either kind
- * of pidfd (the same command): the kernel's or the module's errno, ENOTTY
- * for a file that is not a pidfd.
+ * any size from PIDFD_INFO_SIZE_VER0 (64) works, so upstream's struct
+ * pidfd_info of any <linux/pidfd.h> or <sys/pidfd.h>, whose fields are
+ * the first ones of struct pidfd_dev_info, may be passed (cast) with its
+ * own sizeof. One ioctl on either kind of pidfd (the same command): the
+ * kernel's or the module's errno, ENOTTY for a file that is not a pidfd.
  */
-int libpidfd_get_info(int pidfd, struct pidfd_info *info, size_t size);
+int libpidfd_get_info(int pidfd, struct pidfd_dev_info *info, size_t size);
 
 /*
  * The namespace ioctls (upstream 6.11): a close-on-exec nsfs fd, for

@@ -427,15 +427,15 @@ int libpidfd_get_namespace(int pidfd, unsigned int cmd)
  * has, as its own call would (bits it does not know are left out of the
  * mask).
  */
-int libpidfd_get_info(int pidfd, struct pidfd_info *info, size_t size)
+int libpidfd_get_info(int pidfd, struct pidfd_dev_info *info, size_t size)
 {
 	if (size > IOC_SIZE_MAX) {
 		errno = E2BIG;
 		return -1;
 	}
 	return pidfd_ioctl(pidfd, _IOC(_IOC_READ | _IOC_WRITE,
-				       _IOC_TYPE(PIDFD_GET_INFO),
-				       _IOC_NR(PIDFD_GET_INFO), size),
+				       _IOC_TYPE(PIDFD_DEV_GET_INFO),
+				       _IOC_NR(PIDFD_DEV_GET_INFO), size),
 			   info, HAS_INFO);
 }
 
@@ -449,7 +449,7 @@ static int poll_exit(int pidfd, int timeout_ms);
  */
 static int poll_target(int fd)
 {
-	if (ioctl(fd, PIDFD_GET_INFO, NULL) < 0 && errno != EBADF &&
+	if (ioctl(fd, PIDFD_DEV_GET_INFO, NULL) < 0 && errno != EBADF &&
 	    (errno != ENOTTY || libpidfd_priv_kernel_pidfd(fd) != 0))
 		return 0;
 	errno = EBADF;
@@ -513,7 +513,7 @@ static int poll_exit(int pidfd, int timeout_ms)
 
 int libpidfd_exit_status(int pidfd, int *status)
 {
-	struct pidfd_info info;
+	struct pidfd_dev_info info;
 
 	memset(&info, 0, sizeof(info));
 	info.mask = PIDFD_INFO_EXIT;
