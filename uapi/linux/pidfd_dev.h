@@ -6,52 +6,52 @@
  * pidfd_send_signal(2), waitid(P_PIDFD), setns(2) and pidfd_getfd(2) do not
  * accept them. Every operation is an ioctl on the pidfd instead.
  *
- * Flags and structures shared with upstream <linux/pidfd.h> keep upstream's
- * names and values, so code written against it builds unchanged. Include the
- * system's <linux/pidfd.h> (if any) before this header.
+ * A uapi header as the kernel's are: it includes <linux/...> headers only,
+ * and it may be included before or after upstream's <linux/pidfd.h> (5.10
+ * and later) and glibc's <sys/pidfd.h> (2.36 and later), in C and C++.
+ *
+ * - Names upstream has too (PIDFD_NONBLOCK, PIDFD_SIGNAL_*, PIDFD_INFO_*,
+ *   the namespace ioctls...) are defined with the very tokens upstream's
+ *   <linux/pidfd.h> and glibc's <sys/pidfd.h> use, and unconditionally:
+ *   a macro defined again with the same tokens is no error and no warning,
+ *   so the value is the same whichever header comes first.
+ * - Upstream's struct pidfd_info has grown from release to release (64
+ *   bytes in 6.13, 88 in 7.2), and glibc 2.43 has one of its own: this
+ *   header never defines it. Its copy, with every field the module fills
+ *   in, is struct pidfd_dev_info and PIDFD_DEV_GET_INFO, which is the same
+ *   command as upstream's PIDFD_GET_INFO of the same size. The module takes
+ *   any size of either from PIDFD_INFO_SIZE_VER0 on.
+ * - PIDFD_NONBLOCK, PIDFD_THREAD and PIDFD_AUTOKILL are O_NONBLOCK, O_EXCL
+ *   and O_TRUNC, as upstream's: include <fcntl.h> (or, in the kernel,
+ *   <linux/fcntl.h>) to use them. This header includes neither: the two
+ *   both define struct flock, so a program can have only one of them, and
+ *   <sys/pidfd.h> includes glibc's.
  */
 #ifndef _UAPI_LINUX_PIDFD_DEV_H
 #define _UAPI_LINUX_PIDFD_DEV_H
 
-#include <linux/const.h>
 #include <linux/types.h>
 #include <linux/ioctl.h>
 #ifdef __KERNEL__
 #include <linux/fcntl.h>
-#else
-#include <fcntl.h>
 #endif
 
 /* Flags for PIDFD_DEV_OPEN, as pidfd_open(2) takes them. */
-#ifndef PIDFD_NONBLOCK
 #define PIDFD_NONBLOCK	O_NONBLOCK
-#endif
-#ifndef PIDFD_THREAD
 #define PIDFD_THREAD	O_EXCL
-#endif
 /*
  * Kill the process (SIGKILL) when the last reference to this pidfd's file
  * is closed. Upstream 7.2's value (it offers it only through clone3()'s
  * CLONE_PIDFD_AUTOKILL); the rules are in docs/abi.md.
  */
-#ifndef PIDFD_AUTOKILL
 #define PIDFD_AUTOKILL	O_TRUNC
-#endif
 
 /* Flags for PIDFD_DEV_SEND_SIGNAL, as pidfd_send_signal(2) takes them. */
-#ifndef PIDFD_SIGNAL_THREAD
-#define PIDFD_SIGNAL_THREAD		_BITUL(0)
-#endif
-#ifndef PIDFD_SIGNAL_THREAD_GROUP
-#define PIDFD_SIGNAL_THREAD_GROUP	_BITUL(1)
-#endif
-#ifndef PIDFD_SIGNAL_PROCESS_GROUP
-#define PIDFD_SIGNAL_PROCESS_GROUP	_BITUL(2)
-#endif
+#define PIDFD_SIGNAL_THREAD		(1UL << 0)
+#define PIDFD_SIGNAL_THREAD_GROUP	(1UL << 1)
+#define PIDFD_SIGNAL_PROCESS_GROUP	(1UL << 2)
 /* The 2019 patch set's name for PIDFD_SIGNAL_THREAD. */
-#ifndef PIDFD_SIGNAL_TID
 #define PIDFD_SIGNAL_TID		PIDFD_SIGNAL_THREAD
-#endif
 
 #define PIDFD_DEV_IOC_MAGIC	0xB6
 
@@ -157,39 +157,31 @@ struct pidfd_signal_args {
 #define PIDFD_GET_PROCFD	_IOR('p', 1, int)
 
 /*
- * On a pidfd: upstream's PIDFD_GET_INFO (6.13, with 6.15's exit status),
- * in the layout of 7.2's struct pidfd_info (PIDFD_INFO_SIZE_VER3). Any size
- * of at least PIDFD_INFO_SIZE_VER0 is accepted, so upstream's
- * PIDFD_GET_INFO and struct pidfd_info of any release work as well.
- *
- * Upstream's struct pidfd_info has grown from release to release (64
- * bytes in 6.13, 88 in 7.2) and glibc 2.43's <sys/pidfd.h> has one of its
- * own: this header never defines it, whichever comes first. Its copy is
- * struct pidfd_dev_info, and PIDFD_DEV_GET_INFO is the same command as
- * upstream's PIDFD_GET_INFO of the same size.
+ * On a pidfd: upstream's PIDFD_GET_INFO (6.13, with 6.15's exit status,
+ * 6.16's core dump and 7.2's supported mask and core dump code), in the
+ * layout of 7.2's struct pidfd_info (PIDFD_INFO_SIZE_VER3). Any size of at
+ * least PIDFD_INFO_SIZE_VER0 is accepted, so upstream's PIDFD_GET_INFO and
+ * struct pidfd_info of any release work as well.
  */
-#ifndef PIDFS_IOCTL_MAGIC
-#define PIDFS_IOCTL_MAGIC		0xFF
-#endif
+#define PIDFD_INFO_PID			(1UL << 0)
+#define PIDFD_INFO_CREDS		(1UL << 1)
+#define PIDFD_INFO_CGROUPID		(1UL << 2)
+#define PIDFD_INFO_EXIT			(1UL << 3)
+#define PIDFD_INFO_COREDUMP		(1UL << 4)
+#define PIDFD_INFO_SUPPORTED_MASK	(1UL << 5)
+#define PIDFD_INFO_COREDUMP_SIGNAL	(1UL << 6)
+#define PIDFD_INFO_COREDUMP_CODE	(1UL << 7)
 
-#ifndef PIDFD_INFO_PID
-#define PIDFD_INFO_PID			_BITUL(0)
-#define PIDFD_INFO_CREDS		_BITUL(1)
-#define PIDFD_INFO_CGROUPID		_BITUL(2)
-#define PIDFD_INFO_EXIT			_BITUL(3)
-#define PIDFD_INFO_COREDUMP		_BITUL(4)
 #define PIDFD_INFO_SIZE_VER0		64
-#endif
-#ifndef PIDFD_INFO_SUPPORTED_MASK
-#define PIDFD_INFO_SUPPORTED_MASK	_BITUL(5)
-#define PIDFD_INFO_COREDUMP_SIGNAL	_BITUL(6)
 #define PIDFD_INFO_SIZE_VER1		72
 #define PIDFD_INFO_SIZE_VER2		80
-#endif
-#ifndef PIDFD_INFO_COREDUMP_CODE
-#define PIDFD_INFO_COREDUMP_CODE	_BITUL(7)
 #define PIDFD_INFO_SIZE_VER3		88
-#endif
+
+/* Values of coredump_mask, as upstream (6.16) has them. */
+#define PIDFD_COREDUMPED	(1U << 0)	/* a core dump was made... */
+#define PIDFD_COREDUMP_SKIP	(1U << 1)	/* dumps are disabled */
+#define PIDFD_COREDUMP_USER	(1U << 2)	/* ...as the user */
+#define PIDFD_COREDUMP_ROOT	(1U << 3)	/* ...as root */
 
 /**
  * struct pidfd_dev_info - argument of PIDFD_DEV_GET_INFO
@@ -220,16 +212,10 @@ struct pidfd_dev_info {
 	__u64 supported_mask;
 };
 
+#define PIDFS_IOCTL_MAGIC 0xFF
+
 #define PIDFD_DEV_GET_INFO \
 	_IOWR(PIDFS_IOCTL_MAGIC, 11, struct pidfd_dev_info)
-
-/* Values of pidfd_info's coredump_mask, as upstream (6.16) has them. */
-#ifndef PIDFD_COREDUMPED
-#define PIDFD_COREDUMPED	_BITUL(0)	/* a core dump was made... */
-#define PIDFD_COREDUMP_SKIP	_BITUL(1)	/* dumps are disabled */
-#define PIDFD_COREDUMP_USER	_BITUL(2)	/* ...as the user */
-#define PIDFD_COREDUMP_ROOT	_BITUL(3)	/* ...as root */
-#endif
 
 /*
  * On a pidfd: the namespace ioctls of upstream 6.11, with its numbers. The
@@ -237,17 +223,15 @@ struct pidfd_dev_info {
  * open("/proc/<pid>/ns/<type>") would, for setns(2) and the NS_GET_*
  * ioctls.
  */
-#ifndef PIDFD_GET_CGROUP_NAMESPACE
-#define PIDFD_GET_CGROUP_NAMESPACE		_IO(0xFF, 1)
-#define PIDFD_GET_IPC_NAMESPACE			_IO(0xFF, 2)
-#define PIDFD_GET_MNT_NAMESPACE			_IO(0xFF, 3)
-#define PIDFD_GET_NET_NAMESPACE			_IO(0xFF, 4)
-#define PIDFD_GET_PID_NAMESPACE			_IO(0xFF, 5)
-#define PIDFD_GET_PID_FOR_CHILDREN_NAMESPACE	_IO(0xFF, 6)
-#define PIDFD_GET_TIME_NAMESPACE		_IO(0xFF, 7)
-#define PIDFD_GET_TIME_FOR_CHILDREN_NAMESPACE	_IO(0xFF, 8)
-#define PIDFD_GET_USER_NAMESPACE		_IO(0xFF, 9)
-#define PIDFD_GET_UTS_NAMESPACE			_IO(0xFF, 10)
-#endif /* PIDFD_GET_CGROUP_NAMESPACE */
+#define PIDFD_GET_CGROUP_NAMESPACE            _IO(PIDFS_IOCTL_MAGIC, 1)
+#define PIDFD_GET_IPC_NAMESPACE               _IO(PIDFS_IOCTL_MAGIC, 2)
+#define PIDFD_GET_MNT_NAMESPACE               _IO(PIDFS_IOCTL_MAGIC, 3)
+#define PIDFD_GET_NET_NAMESPACE               _IO(PIDFS_IOCTL_MAGIC, 4)
+#define PIDFD_GET_PID_NAMESPACE               _IO(PIDFS_IOCTL_MAGIC, 5)
+#define PIDFD_GET_PID_FOR_CHILDREN_NAMESPACE  _IO(PIDFS_IOCTL_MAGIC, 6)
+#define PIDFD_GET_TIME_NAMESPACE              _IO(PIDFS_IOCTL_MAGIC, 7)
+#define PIDFD_GET_TIME_FOR_CHILDREN_NAMESPACE _IO(PIDFS_IOCTL_MAGIC, 8)
+#define PIDFD_GET_USER_NAMESPACE              _IO(PIDFS_IOCTL_MAGIC, 9)
+#define PIDFD_GET_UTS_NAMESPACE               _IO(PIDFS_IOCTL_MAGIC, 10)
 
 #endif /* _UAPI_LINUX_PIDFD_DEV_H */
