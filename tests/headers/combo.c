@@ -29,12 +29,12 @@ HDR_CHECK(procdir_args, sizeof(struct pidfd_open_procdir_args) == 8);
 HDR_CHECK(peer_args, sizeof(struct pidfd_open_peer_args) == 8);
 HDR_CHECK(info, sizeof(struct pidfd_dev_info) == PIDFD_INFO_SIZE_VER3 &&
 	  PIDFD_INFO_SIZE_VER3 == 88 && PIDFD_INFO_SIZE_VER0 == 64);
-HDR_CHECK(magic, PIDFD_DEV_IOC_MAGIC == 0xB6 && PIDFS_IOCTL_MAGIC == 0xFF);
-HDR_CHECK(open, PIDFD_DEV_OPEN == _IOC(_IOC_WRITE, 0xB6, 1, 8));
-HDR_CHECK(signal, PIDFD_DEV_SEND_SIGNAL == _IOC(_IOC_WRITE, 0xB6, 2, 16));
-HDR_CHECK(procdir, PIDFD_DEV_OPEN_PROCDIR == _IOC(_IOC_WRITE, 0xB6, 3, 8));
-HDR_CHECK(is_pidfd, PIDFD_DEV_IS_PIDFD == _IOC(_IOC_NONE, 0xB6, 4, 0));
-HDR_CHECK(peer, PIDFD_DEV_OPEN_PEER == _IOC(_IOC_WRITE, 0xB6, 5, 8));
+HDR_CHECK(magic, PIDFD_DEV_IOC_MAGIC == 0xBF && PIDFS_IOCTL_MAGIC == 0xFF);
+HDR_CHECK(open, PIDFD_DEV_OPEN == _IOC(_IOC_WRITE, 0xBF, 1, 8));
+HDR_CHECK(signal, PIDFD_DEV_SEND_SIGNAL == _IOC(_IOC_WRITE, 0xBF, 2, 16));
+HDR_CHECK(procdir, PIDFD_DEV_OPEN_PROCDIR == _IOC(_IOC_WRITE, 0xBF, 3, 8));
+HDR_CHECK(is_pidfd, PIDFD_DEV_IS_PIDFD == _IOC(_IOC_NONE, 0xBF, 4, 0));
+HDR_CHECK(peer, PIDFD_DEV_OPEN_PEER == _IOC(_IOC_WRITE, 0xBF, 5, 8));
 HDR_CHECK(procfd, PIDFD_GET_PROCFD == _IOC(_IOC_READ, 'p', 1, 4));
 HDR_CHECK(get_info, PIDFD_DEV_GET_INFO ==
 	  _IOC(_IOC_READ | _IOC_WRITE, 0xFF, 11, 88));

@@ -53,7 +53,12 @@
 /* The 2019 patch set's name for PIDFD_SIGNAL_THREAD. */
 #define PIDFD_SIGNAL_TID		PIDFD_SIGNAL_THREAD
 
-#define PIDFD_DEV_IOC_MAGIC	0xB6
+/*
+ * The module's own ioctl type: no one holds it in the kernel's
+ * Documentation/userspace-api/ioctl/ioctl-number.rst (7.3), and no ioctl
+ * of the 7.3 tree uses it (docs/abi.md says how to register it).
+ */
+#define PIDFD_DEV_IOC_MAGIC	0xBF
 
 /**
  * struct pidfd_open_args - argument of PIDFD_DEV_OPEN
