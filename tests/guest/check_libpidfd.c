@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
@@ -560,6 +561,11 @@ START_TEST(signal_errors)
 	ck_assert_int_ge(fd, 0);
 	errno = 0;
 	ck_assert_int_eq(libpidfd_send_signal(fd, 65, NULL, 0), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	/* The module's own EINVAL: the ioctl's sig is an int, as the kernel's. */
+	ck_assert_int_eq(libpidfd_send_signal(fd, -1, NULL, 0), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_int_eq(libpidfd_send_signal(fd, INT_MIN, NULL, 0), -1);
 	ck_assert_int_eq(errno, EINVAL);
 	ck_assert_int_eq(libpidfd_send_signal(fd, SIGTERM, NULL, 8), -1);
 	ck_assert_int_eq(errno, EINVAL);

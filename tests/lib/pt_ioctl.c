@@ -44,7 +44,7 @@ int pt_send_signal(int pidfd, int sig, const siginfo_t *info,
 		   unsigned int flags)
 {
 	struct pidfd_signal_args args = {
-		.sig = (__u32)sig,
+		.sig = sig,
 		.flags = flags,
 		.info = (__u64)(uintptr_t)info,
 	};

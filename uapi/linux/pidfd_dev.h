@@ -137,12 +137,13 @@ struct pidfd_open_peer_args {
 
 /**
  * struct pidfd_signal_args - argument of PIDFD_DEV_SEND_SIGNAL
- * @sig:   signal number; 0 checks permission and existence only
+ * @sig:   signal number, an int as the kernel's; 0 checks permission and
+ *         existence only; negative or above 64: EINVAL
  * @flags: 0 or one of PIDFD_SIGNAL_*
  * @info:  user pointer to a siginfo_t, or 0 for a kill(2)-style siginfo
  */
 struct pidfd_signal_args {
-	__u32 sig;
+	__s32 sig;
 	__u32 flags;
 	__aligned_u64 info;
 };

@@ -158,7 +158,7 @@ static int module_send_signal(int pidfd, int sig, const siginfo_t *info,
 			      unsigned int flags)
 {
 	struct pidfd_signal_args args = {
-		.sig = (__u32)sig,
+		.sig = sig,
 		.flags = flags,
 		.info = (__u64)(uintptr_t)info,
 	};
@@ -181,15 +181,10 @@ static int send_signal_slow(int pidfd, int sig, const siginfo_t *info,
 		return libpidfd_priv_sys_send_signal(pidfd, sig, info, flags);
 	if (route < 0)
 		return -1;
-	if (route == LIBPIDFD_BACKEND_NATIVE) {
+	if (route == LIBPIDFD_BACKEND_NATIVE)
 		ret = libpidfd_priv_sys_send_signal(held.fd, sig, info, flags);
-	} else if (sig < 0) {
-		/* The kernel's "invalid signal", not a huge __u32. */
-		errno = EINVAL;
-		ret = -1;
-	} else {
+	else
 		ret = module_send_signal(held.fd, sig, info, flags);
-	}
 	libpidfd_priv_release(&held);
 	return ret;
 }
