@@ -26,6 +26,26 @@
  *   <linux/fcntl.h>) to use them. This header includes neither: the two
  *   both define struct flock, so a program can have only one of them, and
  *   <sys/pidfd.h> includes glibc's.
+ *
+ * The commands, by type and number (docs/abi.md has the same table), on
+ * /dev/pidfd (dev) or on a pidfd:
+ *
+ *  type  nr    command                     dir   on     argument
+ *  0xBF   1    PIDFD_DEV_OPEN              _IOW  dev    pidfd_open_args
+ *  0xBF   2    PIDFD_DEV_SEND_SIGNAL       _IOW  pidfd  pidfd_signal_args
+ *  0xBF   3    PIDFD_DEV_OPEN_PROCDIR      _IOW  dev    pidfd_open_procdir_args
+ *  0xBF   4    PIDFD_DEV_IS_PIDFD          _IO   dev    an fd, by value
+ *  0xBF   5    PIDFD_DEV_OPEN_PEER         _IOW  dev    pidfd_open_peer_args
+ *  'p'    1    PIDFD_GET_PROCFD            _IOR  pidfd  an fd, by value (!)
+ *  0xFF   1-10 PIDFD_GET_<TYPE>_NAMESPACE  _IO   pidfd  0
+ *  0xFF  11    PIDFD_DEV_GET_INFO          _IOWR pidfd  pidfd_dev_info
+ *
+ * 0xBF is the module's own type, PIDFD_DEV_IOC_MAGIC: its numbers from 6
+ * on are free. 0xFF is upstream pidfs's (PIDFS_IOCTL_MAGIC): those have
+ * upstream's numbers and meaning. 'p' 1 is the 2019 patch set's, and its
+ * encoding is wrong (PIDFD_GET_PROCFD says why it stays). The _IOW and
+ * _IOWR commands are extensible: the size field is the caller's struct's
+ * (copy_struct_from_user() rules), matched on type, number and direction.
  */
 #ifndef _UAPI_LINUX_PIDFD_DEV_H
 #define _UAPI_LINUX_PIDFD_DEV_H
@@ -56,7 +76,8 @@
 /*
  * The module's own ioctl type: no one holds it in the kernel's
  * Documentation/userspace-api/ioctl/ioctl-number.rst (7.3), and no ioctl
- * of the 7.3 tree uses it (docs/abi.md says how to register it).
+ * of the 7.3 tree uses it (docs/abi.md says how to register it). Until
+ * 1.0 it was 0xB6, which that table gives to fpga-dfl.
  */
 #define PIDFD_DEV_IOC_MAGIC	0xBF
 
@@ -78,6 +99,25 @@ struct pidfd_open_args {
 
 /* On /dev/pidfd: returns a new close-on-exec pidfd. */
 #define PIDFD_DEV_OPEN	_IOW(PIDFD_DEV_IOC_MAGIC, 1, struct pidfd_open_args)
+
+/**
+ * struct pidfd_signal_args - argument of PIDFD_DEV_SEND_SIGNAL
+ * @sig:   signal number, an int as the kernel's; 0 checks permission and
+ *         existence only; negative or above 64: EINVAL
+ * @flags: 0 or one of PIDFD_SIGNAL_*
+ * @info:  user pointer to a siginfo_t, or 0 for a kill(2)-style siginfo
+ */
+struct pidfd_signal_args {
+	__s32 sig;
+	__u32 flags;
+	__aligned_u64 info;
+};
+
+#define PIDFD_SIGNAL_ARGS_SIZE_VER0	16
+
+/* On a pidfd: pidfd_send_signal(pidfd, sig, info, flags). */
+#define PIDFD_DEV_SEND_SIGNAL \
+	_IOW(PIDFD_DEV_IOC_MAGIC, 2, struct pidfd_signal_args)
 
 /**
  * struct pidfd_open_procdir_args - argument of PIDFD_DEV_OPEN_PROCDIR
@@ -103,6 +143,15 @@ struct pidfd_open_procdir_args {
 #define PIDFD_DEV_OPEN_PROCDIR \
 	_IOW(PIDFD_DEV_IOC_MAGIC, 3, struct pidfd_open_procdir_args)
 
+/*
+ * On /dev/pidfd: ioctl(dev, PIDFD_DEV_IS_PIDFD, fd) with the descriptor
+ * passed by value. Returns 1 if it is a pidfd this module made, 0 for any
+ * other open file, EBADF if it is not open. Lets a library tell its
+ * pidfds apart without /proc; no other ioctl need be sent to an unknown
+ * file.
+ */
+#define PIDFD_DEV_IS_PIDFD	_IO(PIDFD_DEV_IOC_MAGIC, 4)
+
 /**
  * struct pidfd_open_peer_args - argument of PIDFD_DEV_OPEN_PEER
  * @sockfd: a connected socket (AF_UNIX: connect(), accept(), socketpair())
@@ -127,38 +176,17 @@ struct pidfd_open_peer_args {
 	_IOW(PIDFD_DEV_IOC_MAGIC, 5, struct pidfd_open_peer_args)
 
 /*
- * On /dev/pidfd: ioctl(dev, PIDFD_DEV_IS_PIDFD, fd) with the descriptor
- * passed by value. Returns 1 if it is a pidfd this module made, 0 for any
- * other open file, EBADF if it is not open. Lets a library tell its
- * pidfds apart without /proc; no other ioctl need be sent to an unknown
- * file.
- */
-#define PIDFD_DEV_IS_PIDFD	_IO(PIDFD_DEV_IOC_MAGIC, 4)
-
-/**
- * struct pidfd_signal_args - argument of PIDFD_DEV_SEND_SIGNAL
- * @sig:   signal number, an int as the kernel's; 0 checks permission and
- *         existence only; negative or above 64: EINVAL
- * @flags: 0 or one of PIDFD_SIGNAL_*
- * @info:  user pointer to a siginfo_t, or 0 for a kill(2)-style siginfo
- */
-struct pidfd_signal_args {
-	__s32 sig;
-	__u32 flags;
-	__aligned_u64 info;
-};
-
-#define PIDFD_SIGNAL_ARGS_SIZE_VER0	16
-
-/* On a pidfd: pidfd_send_signal(pidfd, sig, info, flags). */
-#define PIDFD_DEV_SEND_SIGNAL \
-	_IOW(PIDFD_DEV_IOC_MAGIC, 2, struct pidfd_signal_args)
-
-/*
  * On a pidfd: ioctl(pidfd, PIDFD_GET_PROCFD, procfd) with the descriptor of
  * a procfs root passed by value. Returns a new close-on-exec directory fd
- * for /proc/<pid> in that procfs instance. The number and encoding are
- * those of the 2019 patch set.
+ * for /proc/<pid> in that procfs instance.
+ *
+ * Its encoding is wrong, and stays: _IOR says the kernel writes an int to
+ * the address in the argument, which is the descriptor itself, by value.
+ * It is the 2019 patch set's number, which programs written for that
+ * series send, so it is kept as it was; no ioctl of the kernel has that
+ * number ('p' 1 is RTC_AIE_ON, an _IO, and phantom's PHN_SET_REG, an _IOW
+ * of a pointer). Do not copy it: a command that takes a value is
+ * _IO(type, nr), as PIDFD_DEV_IS_PIDFD is.
  */
 #define PIDFD_GET_PROCFD	_IOR('p', 1, int)
 
