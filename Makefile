@@ -3,7 +3,10 @@
 #   make                 module (for the running kernel) and userspace
 #   make module          the module; KERNELRELEASE= or KDIR= choose the kernel
 #   make userspace       libpidfd, pidfdctl
-#   make check           host unit tests, then the VM suites (KERNELS="6.1")
+#   make check           host unit tests, the header matrix, then the VM
+#                        suites (KERNELS="6.1")
+#   make check-headers   <libpidfd.h> and <linux/pidfd_dev.h> in C and C++,
+#                        with every <linux/pidfd.h> and <sys/pidfd.h> here
 #   make check-matrix    the VM suites on Debian 13's kernels (vm/matrix debian13)
 #   make check-harness   self-test of the VM harness (it must catch failures)
 #   make demo            boot a VM with the module and run the demo
@@ -101,7 +104,7 @@ GUEST_PROGS := $(if $(wildcard examples/demo.c),$(GUEST)/pidfd-demo) \
 DEBUG_TESTS := $(patsubst tests/debug/%.c,$(BUILD)/debug/%,$(wildcard tests/debug/check_*.c))
 HARNESS_PROGS := $(patsubst tests/harness/%.c,$(BUILD)/harness/%,$(wildcard tests/harness/check_*.c))
 
-.PHONY: bench check-bench all module userspace check check-releases check-unit check-vm check-matrix check-debug check-dkms check-packages check-dist dist check-harness demo clean guest lint
+.PHONY: bench check-bench all module userspace check check-releases check-unit check-headers check-vm check-matrix check-debug check-dkms check-packages check-dist dist check-harness demo clean guest lint
 # A machine without the kernel's headers still gets libpidfd and pidfdctl
 # from `make` and `make install` (kernels with native pidfds need no
 # module); `make module` and `make install-module` say what is missing.
@@ -237,7 +240,8 @@ endif
 
 # The userspace as each Debian release we serve builds it: in a chroot of
 # that release (vm/chroot userspace: its gcc, glibc and Check; as root),
-# with the host unit tests run there. Bullseye's also builds the programs
+# with the host unit tests and the header matrix (its gcc's standards:
+# C23 from gcc 14) run there. Bullseye's also builds the programs
 # that test 5.10 with the userspace a 5.10 user has (vm/check takes them
 # from $(BUILD)/release-bullseye/guest for that kernel).
 RELEASES ?= bullseye bookworm trixie sid
@@ -249,7 +253,8 @@ check-releases:
 	@set -e; for r in $(RELEASES); do \
 		progs=; [ $$r != bullseye ] || progs=release-guest; \
 		echo "== the userspace on $$r"; \
-		vm/chroot userspace $$r $(CURDIR) $(abspath $(BUILD))/release-$$r check-unit $$progs; \
+		vm/chroot userspace $$r $(CURDIR) $(abspath $(BUILD))/release-$$r check-unit \
+			check-headers $$progs; \
 	done
 .PHONY: release-guest
 release-guest: $(addprefix $(GUEST)/,$(RELEASE_GUEST_PROGS))
@@ -262,7 +267,14 @@ check-unit: $(UNIT_TESTS) $(BUILD)/libpidfd.so
 check-vm: guest
 	vm/check $(KERNELS)
 
-check: check-unit check-vm check-bench
+# The headers alone and with the system's <linux/pidfd.h> and <sys/pidfd.h>,
+# before and after, in every C and C++ standard: this system's, the release
+# chroots' and the cached kernels' (tests/headers/check-headers; seconds).
+# HEADERS_ALL=1 (CI): fetch the kernels of the matrix, need every chroot.
+check-headers:
+	tests/headers/check-headers $(if $(filter 1,$(HEADERS_ALL)),--all)
+
+check: check-unit check-headers check-vm check-bench
 
 # Debian 13's kernels, resolved now (vm/matrix debian13; docs/testing.md):
 # trixie's 6.12 and the newest trixie-backports series with headers with
@@ -317,7 +329,8 @@ check-harness: $(HARNESS_PROGS)
 SCRIPTS := $(filter-out vm/lib.sh vm/%.config,$(wildcard vm/*)) vm/lib.sh $(wildcard .ci/*) bench/run \
 	tests/harness/selftest $(wildcard tests/harness/init-*)
 lint:
-	shellcheck -x $(SCRIPTS) tools/checkpatch tools/make-dist packaging/build-debs \
+	shellcheck -x $(SCRIPTS) tools/checkpatch tests/headers/check-headers \
+		tools/make-dist packaging/build-debs \
 		packaging/test-debs tests/dkms/lifecycle tests/unit/mirror-test.sh \
 		tests/unit/man-examples.sh tests/unit/completion-test.sh \
 		tests/unit/dist-test.sh completion/pidfdctl.bash \

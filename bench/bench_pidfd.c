@@ -384,7 +384,7 @@ static const char *const call_tags[NCALLS] = {
 
 static int do_call(const struct side *s, enum call c, int fd)
 {
-	struct pidfd_info info = { .mask = PIDFD_INFO_PID };
+	struct pidfd_dev_info info = { .mask = PIDFD_INFO_PID };
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 	int nfd;
 
@@ -398,7 +398,7 @@ static int do_call(const struct side *s, enum call c, int fd)
 	case CALL_SIGNAL0:
 		return s->signal0(fd);
 	case CALL_INFO:
-		return ioctl(fd, PIDFD_GET_INFO, &info);
+		return ioctl(fd, PIDFD_DEV_GET_INFO, &info);
 	case CALL_POLL:
 		if (poll(&p, 1, 0) != 0) {
 			errno = EPROTO;	/* we are alive: nothing to report */
@@ -1279,7 +1279,7 @@ static void raise_limits(void)
 int main(void)
 {
 	const char *mode = getenv("PIDFD_BENCH_MODE");
-	struct pidfd_info info = { .mask = PIDFD_INFO_PID };
+	struct pidfd_dev_info info = { .mask = PIDFD_INFO_PID };
 	int probe;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -1292,7 +1292,8 @@ int main(void)
 	load_module();
 
 	probe = native_open(getpid(), 0);
-	native_side.has_info = probe >= 0 && ioctl(probe, PIDFD_GET_INFO, &info) == 0;
+	native_side.has_info = probe >= 0 &&
+			       ioctl(probe, PIDFD_DEV_GET_INFO, &info) == 0;
 	if (probe >= 0)
 		close(probe);
 	printf("bench_pidfd: %s mode; module %s%s%s\n",

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * PIDFD_GET_INFO, with upstream's number and struct pidfd_info.
+ * PIDFD_GET_INFO, with upstream's number and the layout of its struct
+ * pidfd_info (struct pidfd_dev_info: this module's copy of 7.2's).
  */
 #include <linux/cgroup.h>
 #include <linux/cred.h>
@@ -19,8 +20,8 @@
 /* The wait(2) status bit that says a core dump was made (WCOREDUMP). */
 #define PIDFD_WAIT_COREDUMP	0x80
 
-static_assert(sizeof(struct pidfd_info) == PIDFD_INFO_SIZE_VER3);
-static_assert(offsetof(struct pidfd_info, exit_code) + 4 ==
+static_assert(sizeof(struct pidfd_dev_info) == PIDFD_INFO_SIZE_VER3);
+static_assert(offsetof(struct pidfd_dev_info, exit_code) + 4 ==
 	      PIDFD_INFO_SIZE_VER0);
 
 /*
@@ -43,7 +44,7 @@ static int copy_info_to_user(void __user *uarg, size_t usize,
  * lockless reader can find the thread in the pid's list before the
  * thread's ->thread_pid says so, and would report its old thread ID.
  */
-static void fill_from_task(struct pidfd_info *info, struct pid *pid,
+static void fill_from_task(struct pidfd_dev_info *info, struct pid *pid,
 			   struct task_struct *task)
 {
 	struct user_namespace *ns = current_user_ns();
@@ -89,7 +90,7 @@ static u32 dumpable_mask(int mode)
  * signal is the status's; the mode and si_code are known when the module
  * saw the process dequeue that signal (signal_deliver) with a pidfd open.
  */
-static bool fill_dumped(struct pidfd_info *info,
+static bool fill_dumped(struct pidfd_dev_info *info,
 			const struct pidfd_exit_record *rec)
 {
 	if (!(rec->code & PIDFD_WAIT_COREDUMP))
@@ -112,9 +113,9 @@ static bool fill_dumped(struct pidfd_info *info,
 
 long pidfd_get_info(struct file *file, unsigned int cmd, void __user *uarg)
 {
-	struct pidfd_info __user *uinfo = uarg;
+	struct pidfd_dev_info __user *uinfo = uarg;
 	struct pid *pid = pidfd_file_pid(file);
-	struct pidfd_info info = {};
+	struct pidfd_dev_info info = {};
 	size_t usize = _IOC_SIZE(cmd);
 	struct pidfd_exit_record rec;
 	struct task_struct *task;

@@ -121,7 +121,7 @@ static long pidfd_ioctl(struct file *file, unsigned int cmd,
 		return pidfd_get_procfd(file, (int)arg);
 	if (pidfd_ioctl_is(cmd, PIDFD_DEV_SEND_SIGNAL))
 		return pidfd_send_signal_ioctl(file, cmd, (void __user *)arg);
-	if (pidfd_ioctl_is(cmd, PIDFD_GET_INFO))
+	if (pidfd_ioctl_is(cmd, PIDFD_DEV_GET_INFO))
 		return pidfd_get_info(file, cmd, (void __user *)arg);
 	if (pidfd_is_ns_ioctl(cmd))
 		return pidfd_get_namespace(file, cmd, arg);

@@ -215,7 +215,7 @@ long pidfd_send_signal_ioctl(struct file *file, unsigned int cmd,
 		return err;
 	if (args.flags & ~PIDFD_SIGNAL_FLAGS || hweight32(args.flags) > 1)
 		return -EINVAL;
-	if (!valid_signal(args.sig))
+	if (args.sig < 0 || !valid_signal(args.sig))
 		return -EINVAL;
 	sig = args.sig;
 	scope = scope_of(file, args.flags);

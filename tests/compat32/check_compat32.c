@@ -63,16 +63,17 @@ static void test_procfd(void)
 static void test_info(void)
 {
 	int fd = pt_open(getpid(), 0);
-	struct pidfd_info info;
+	struct pidfd_dev_info info;
 
 	memset(&info, 0, sizeof(info));
-	EXPECT(ioctl(fd, PIDFD_GET_INFO, &info) == 0);
+	EXPECT(ioctl(fd, PIDFD_DEV_GET_INFO, &info) == 0);
 	EXPECT(info.pid == (__u32)getpid() && info.tgid == (__u32)getpid());
 	EXPECT(info.ppid == (__u32)getppid());
 	EXPECT(info.ruid == getuid() && info.egid == getegid());
 	EXPECT(ioctl(fd, _IOC(_IOC_READ | _IOC_WRITE, PIDFS_IOCTL_MAGIC, 11,
 			      PIDFD_INFO_SIZE_VER0), &info) == 0);
-	EXPECT(ioctl(fd, PIDFD_GET_INFO, (void *)8) == -1 && errno == EFAULT);
+	EXPECT(ioctl(fd, PIDFD_DEV_GET_INFO, (void *)8) == -1 &&
+	       errno == EFAULT);
 }
 
 /* A queued signal with a value, as the 32-bit siginfo_t carries it. */
@@ -124,7 +125,7 @@ static void test_sigqueue(void)
 
 static void test_poll_exit(void)
 {
-	struct pidfd_info info;
+	struct pidfd_dev_info info;
 	struct pollfd pfd;
 	pid_t child;
 
@@ -137,7 +138,7 @@ static void test_poll_exit(void)
 	EXPECT(pt_reap(child) == 7);
 	memset(&info, 0, sizeof(info));
 	info.mask = PIDFD_INFO_EXIT;
-	EXPECT(ioctl(pfd.fd, PIDFD_GET_INFO, &info) == 0);
+	EXPECT(ioctl(pfd.fd, PIDFD_DEV_GET_INFO, &info) == 0);
 	EXPECT(info.mask & PIDFD_INFO_EXIT);
 	EXPECT(WIFEXITED(info.exit_code) && WEXITSTATUS(info.exit_code) == 7);
 }

@@ -161,7 +161,7 @@ static int op_get_procfd(void)
 
 static int op_get_info(void)
 {
-	struct pidfd_info info;
+	struct pidfd_dev_info info;
 
 	return pt_get_info(ft.live_fd, &info, PIDFD_INFO_PID |
 			   PIDFD_INFO_CREDS | PIDFD_INFO_CGROUPID);
@@ -169,7 +169,7 @@ static int op_get_info(void)
 
 static int op_get_info_exit(void)
 {
-	struct pidfd_info info;
+	struct pidfd_dev_info info;
 	int ret = pt_get_info(ft.reaped_fd, &info, PIDFD_INFO_EXIT);
 
 	if (ret == 0 && info.exit_code != 5 << 8) {

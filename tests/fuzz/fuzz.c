@@ -451,7 +451,7 @@ static unsigned int random_cmd(void)
 	static const unsigned int ours[] = {
 		PIDFD_DEV_OPEN, PIDFD_DEV_SEND_SIGNAL, PIDFD_GET_PROCFD,
 		PIDFD_DEV_OPEN_PROCDIR, PIDFD_DEV_IS_PIDFD,
-		PIDFD_DEV_OPEN_PEER, PIDFD_GET_INFO,
+		PIDFD_DEV_OPEN_PEER, PIDFD_DEV_GET_INFO,
 		PIDFD_GET_UTS_NAMESPACE,
 		PIDFD_GET_TIME_FOR_CHILDREN_NAMESPACE,
 	};
@@ -625,7 +625,7 @@ static bool allowed_errno(enum fd_kind kind, unsigned int cmd, int err)
 		return err == EBADF;
 	if (kind == FD_PIDFD && same_ioctl(cmd, PIDFD_DEV_SEND_SIGNAL))
 		return errno_in(err, signal_errs);
-	if (kind == FD_PIDFD && same_ioctl(cmd, PIDFD_GET_INFO))
+	if (kind == FD_PIDFD && same_ioctl(cmd, PIDFD_DEV_GET_INFO))
 		return errno_in(err, info_errs);
 	if (kind == FD_PIDFD && is_ns_ioctl(cmd))
 		return errno_in(err, ns_errs);

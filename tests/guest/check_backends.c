@@ -402,7 +402,7 @@ static int kernel_answer(int native_fd, unsigned long cmd, void *arg)
 START_TEST(self_sentinels)
 {
 	uint64_t thread, shared;
-	struct pidfd_info info;
+	struct pidfd_dev_info info;
 	siginfo_t si;
 	sigset_t set;
 	int fd, err;
@@ -439,7 +439,7 @@ START_TEST(self_sentinels)
 
 	memset(&info, 0, sizeof(info));
 	fd = db_sys_pidfd_open(getpid(), 0);
-	err = kernel_answer(fd, PIDFD_GET_INFO, &info);
+	err = kernel_answer(fd, PIDFD_DEV_GET_INFO, &info);
 	if (err && backend == LIBPIDFD_BACKEND_NATIVE) {
 		ck_assert_errno(libpidfd_get_info(PIDFD_SELF_THREAD_GROUP,
 						  &info, sizeof(info)), err);
@@ -660,7 +660,7 @@ END_TEST
 START_TEST(exit_status_of_native_pidfd)
 {
 	pid_t child = pt_fork_exit(3);
-	struct pidfd_info info = { .mask = PIDFD_INFO_EXIT };
+	struct pidfd_dev_info info = { .mask = PIDFD_INFO_EXIT };
 	int native, module, status = -1;
 
 	native = ck_assert_ok(db_sys_pidfd_open(child, 0));
@@ -670,13 +670,13 @@ START_TEST(exit_status_of_native_pidfd)
 	ck_assert_int_eq(status, 3 << 8);
 
 	if (backend != LIBPIDFD_BACKEND_MODULE &&
-	    kernel_answer(native, PIDFD_GET_INFO, &info) == 0 &&
+	    kernel_answer(native, PIDFD_DEV_GET_INFO, &info) == 0 &&
 	    (info.mask & PIDFD_INFO_EXIT)) {
 		status = -1;
 		ck_assert_int_eq(libpidfd_exit_status(native, &status), 0);
 		ck_assert_int_eq(status, 3 << 8);
 	} else if (backend == LIBPIDFD_BACKEND_NATIVE) {
-		int err = kernel_answer(native, PIDFD_GET_INFO, &info);
+		int err = kernel_answer(native, PIDFD_DEV_GET_INFO, &info);
 
 		ck_assert_errno(libpidfd_exit_status(native, &status), err);
 	} else {
@@ -701,14 +701,14 @@ static void assert_same_file(int fd, const char *path)
 START_TEST(native_pidfd_everywhere)
 {
 	pid_t child = pt_fork_sleeper();
-	struct pidfd_info info;
+	struct pidfd_dev_info info;
 	char path[64];
 	int native, fd, err, dirfd;
 
 	native = ck_assert_ok(db_sys_pidfd_open(child, 0));
 
 	memset(&info, 0, sizeof(info));
-	err = kernel_answer(native, PIDFD_GET_INFO, &info);
+	err = kernel_answer(native, PIDFD_DEV_GET_INFO, &info);
 	memset(&info, 0, sizeof(info));
 	if (err && backend == LIBPIDFD_BACKEND_NATIVE) {
 		ck_assert_errno(libpidfd_get_info(native, &info, sizeof(info)),

@@ -119,7 +119,7 @@ START_TEST(test_exit_status)
 
 	for (size_t i = 0; i < sizeof(how) / sizeof(how[0]); i++) {
 		struct pair p;
-		struct pidfd_info ni, mi;
+		struct pidfd_dev_info ni, mi;
 		siginfo_t si;
 		int status = -1, ready[2];
 		pid_t child;
@@ -179,7 +179,7 @@ START_TEST(test_exit_status)
 		ck_assert(mi.mask & PIDFD_INFO_EXIT);
 		ck_assert(!(mi.mask & PIDFD_INFO_CREDS));
 		{
-			struct pidfd_info none;
+			struct pidfd_dev_info none;
 
 			/* Reaped, EXIT not asked: ESRCH. */
 			ck_assert_int_eq(CALL(db_get_info(DB_MODULE, p.fd[1],
@@ -258,7 +258,7 @@ START_TEST(test_get_info)
 		.euid = 1002, .suid = 1003, .gid = 2001 };
 	struct db_target t;
 	struct pair p, pt;
-	struct pidfd_info ni, mi;
+	struct pidfd_dev_info ni, mi;
 
 	start_target(&t, &c, false);
 	p = open_pair(t.pid, 0);
@@ -276,8 +276,8 @@ START_TEST(test_get_info)
 		ck_assert_int_eq(ni.mask & ~(uint64_t)PIDFD_INFO_SUPPORTED_MASK,
 				 mi.mask & ~(uint64_t)PIDFD_INFO_SUPPORTED_MASK);
 		ck_assert(!memcmp(&ni.cgroupid, &mi.cgroupid,
-				  offsetof(struct pidfd_info, exit_code) -
-				  offsetof(struct pidfd_info, cgroupid)));
+				  offsetof(struct pidfd_dev_info, exit_code) -
+				  offsetof(struct pidfd_dev_info, cgroupid)));
 		if (diff_feat->thread && pt.fd[0] >= 0) {
 			ck_assert_int_eq(db_get_info(DB_NATIVE, pt.fd[0], &ni, 0), 0);
 			ck_assert_int_eq(db_get_info(DB_MODULE, pt.fd[1], &mi, 0), 0);

@@ -36,11 +36,12 @@ START_TEST(info_sizes)
 	int fd = pt_open_ok(getpid(), 0);
 	size_t i, j;
 
-	ck_assert_int_eq(PIDFD_GET_INFO, PT_GET_INFO_CMD(sizeof(struct pidfd_info)));
+	ck_assert_int_eq(PIDFD_DEV_GET_INFO,
+			 PT_GET_INFO_CMD(sizeof(struct pidfd_dev_info)));
 	ck_assert_uint_eq(PT_GET_INFO_CMD(64), 0xC040FF0B);
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		size_t sz = sizes[i];
-		struct pidfd_info *info = (void *)buf;
+		struct pidfd_dev_info *info = (void *)buf;
 
 		memset(buf, 0xAA, sizeof(buf));
 		info->mask = PID_CREDS;
@@ -57,7 +58,7 @@ START_TEST(info_sizes)
 			ck_assert_msg(buf[j] == 0xAA, "size %zu: byte %zu written",
 				      sz, j);
 		/* beyond the module's struct: zero-filled */
-		for (j = sizeof(struct pidfd_info); j < sz; j++)
+		for (j = sizeof(struct pidfd_dev_info); j < sz; j++)
 			ck_assert_msg(buf[j] == 0, "size %zu: byte %zu not zeroed "
 				      "(%#x)", sz, j, buf[j]);
 	}
@@ -72,18 +73,18 @@ START_TEST(info_errors)
 	void *ro;
 
 	memset(buf, 0, sizeof(buf));
-	((struct pidfd_info *)buf)->mask = PIDFD_INFO_PID;
+	((struct pidfd_dev_info *)buf)->mask = PIDFD_INFO_PID;
 	ck_assert_errno(ioctl(fd, PT_GET_INFO_CMD(56), buf), EINVAL);
 	ck_assert_errno(ioctl(fd, PT_GET_INFO_CMD(63), buf), EINVAL);
 	ck_assert_errno(ioctl(fd, PT_GET_INFO_CMD(8), buf), EINVAL);
 	ck_assert_errno(ioctl(fd, PT_GET_INFO_CMD(0), buf), EINVAL);
-	ck_assert_errno(ioctl(fd, PIDFD_GET_INFO, NULL), EINVAL);
-	ck_assert_errno(ioctl(fd, PIDFD_GET_INFO, pt_bad_ptr()), EFAULT);
+	ck_assert_errno(ioctl(fd, PIDFD_DEV_GET_INFO, NULL), EINVAL);
+	ck_assert_errno(ioctl(fd, PIDFD_DEV_GET_INFO, pt_bad_ptr()), EFAULT);
 	ck_assert_errno(ioctl(fd, PT_GET_INFO_CMD(64), pt_bad_ptr()), EFAULT);
 	/* readable but not writable */
 	ro = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ck_assert_msg(ro != MAP_FAILED, "mmap: %m");
-	ck_assert_errno(ioctl(fd, PIDFD_GET_INFO, ro), EFAULT);
+	ck_assert_errno(ioctl(fd, PIDFD_DEV_GET_INFO, ro), EFAULT);
 	munmap(ro, 4096);
 	/* a direction other than _IOWR is another command */
 	ck_assert_errno(ioctl(fd, _IOC(_IOC_READ, PIDFS_IOCTL_MAGIC, 11, 64), buf),
@@ -92,7 +93,7 @@ START_TEST(info_errors)
 }
 END_TEST
 
-static void check_self_values(const struct pidfd_info *info, pid_t pid)
+static void check_self_values(const struct pidfd_dev_info *info, pid_t pid)
 {
 	uid_t r, e, s;
 	gid_t rg, eg, sg;
@@ -118,7 +119,7 @@ static void check_self_values(const struct pidfd_info *info, pid_t pid)
 
 START_TEST(info_self)
 {
-	struct pidfd_info info;
+	struct pidfd_dev_info info;
 	int fd = pt_open_ok(getpid(), 0);
 
 	ck_assert_ok(pt_get_info(fd, &info, PID_CREDS | PIDFD_INFO_EXIT));
@@ -132,7 +133,7 @@ END_TEST
 
 START_TEST(info_thread)
 {
-	struct pidfd_info info;
+	struct pidfd_dev_info info;
 	pid_t tid;
 	int fd;
 
@@ -158,7 +159,7 @@ static int take_distinct_ids(void *arg)
 
 START_TEST(info_child_creds)
 {
-	struct pidfd_info info;
+	struct pidfd_dev_info info;
 	pid_t pid = pt_fork_prepared(take_distinct_ids, NULL);
 	int fd;
 
@@ -221,7 +222,7 @@ static uint64_t my_cgroup_id(void)
 
 START_TEST(info_cgroupid)
 {
-	struct pidfd_info info;
+	struct pidfd_dev_info info;
 	uint64_t want = my_cgroup_id();
 	int fd = pt_open_ok(getpid(), 0);
 
@@ -237,7 +238,7 @@ END_TEST
 
 START_TEST(info_supported_mask)
 {
-	struct pidfd_info info;
+	struct pidfd_dev_info info;
 	const uint64_t need = PIDFD_INFO_PID | PIDFD_INFO_CREDS |
 		PIDFD_INFO_CGROUPID | PIDFD_INFO_EXIT | PIDFD_INFO_SUPPORTED_MASK |
 		PIDFD_INFO_COREDUMP | PIDFD_INFO_COREDUMP_SIGNAL |
@@ -261,7 +262,7 @@ END_TEST
 /* A child that exits with @code or is killed by @sig; returns its status. */
 static void exit_case(int code, int sig)
 {
-	struct pidfd_info info;
+	struct pidfd_dev_info info;
 	struct pt_sync go;
 	int fd, status;
 	pid_t pid;
@@ -349,7 +350,7 @@ END_TEST
 /* A grandchild, reaped by its own parent: not our child. */
 START_TEST(exit_non_child)
 {
-	struct pidfd_info info;
+	struct pidfd_dev_info info;
 	struct pt_sync up, go;
 	pid_t mid, gc;
 	int fd, ev;
@@ -397,7 +398,7 @@ END_TEST
  */
 static int foreign_info(void *arg)
 {
-	struct pidfd_info info;
+	struct pidfd_dev_info info;
 	int fd = *(int *)arg;
 
 	errno = 0;
@@ -424,7 +425,7 @@ END_TEST
 /* GET_INFO(EXIT) on @fd once its pid has lost its task (POLLHUP). */
 static int exit_code_after_release(int fd)
 {
-	struct pidfd_info info;
+	struct pidfd_dev_info info;
 	int64_t start = pt_now_ms();
 
 	while (!(pt_poll1(fd, POLLIN, 0) & POLLHUP) &&
@@ -446,7 +447,7 @@ static int exit_code_after_release(int fd)
  */
 static void check_exec_exit(int leader_code)
 {
-	struct pidfd_info info;
+	struct pidfd_dev_info info;
 	struct pt_exec_child c;
 	int tfd, pfd, want;
 
@@ -505,7 +506,7 @@ static void *exiting_thread_main(void *arg)
  */
 START_TEST(exit_thread_own_code_group_exit_after)
 {
-	struct pidfd_info info;
+	struct pidfd_dev_info info;
 	struct exiting_pair p;
 	int tfd, pfd, st, status;
 
@@ -567,7 +568,7 @@ START_TEST(exit_open_races_reap)
 	int i, code, opened = 0, gone = 0;
 
 	for (i = 0; i < 300; i++) {
-		struct pidfd_info info;
+		struct pidfd_dev_info info;
 		pthread_t reaper;
 		pid_t pid;
 		int pidfd;
@@ -711,28 +712,28 @@ static pid_t fork_crasher(struct pt_sync *ready, struct pt_sync *go,
  */
 static int native_coredump_pidfd(pid_t pid)
 {
-	struct pidfd_info info = { .mask = PIDFD_INFO_COREDUMP };
+	struct pidfd_dev_info info = { .mask = PIDFD_INFO_COREDUMP };
 	int fd = ck_assert_ok(syscall(SYS_pidfd_open, pid, 0));
 
-	ck_assert_msg(ioctl(fd, PIDFD_GET_INFO, &info) == 0, "native: %m");
+	ck_assert_msg(ioctl(fd, PIDFD_DEV_GET_INFO, &info) == 0, "native: %m");
 	ck_assert_msg(info.mask & PIDFD_INFO_COREDUMP,
 		      "the kernel's pidfd of %d: no PIDFD_INFO_COREDUMP (mask %#llx)",
 		      pid, (unsigned long long)info.mask);
 	return fd;
 }
 
-static void native_info(int fd, struct pidfd_info *info, uint64_t mask)
+static void native_info(int fd, struct pidfd_dev_info *info, uint64_t mask)
 {
 	memset(info, 0, sizeof(*info));
 	info->mask = mask;
-	ck_assert_msg(ioctl(fd, PIDFD_GET_INFO, info) == 0, "native: %m");
+	ck_assert_msg(ioctl(fd, PIDFD_DEV_GET_INFO, info) == 0, "native: %m");
 }
 
 /* The kernel answers as the module does. */
-static void assert_same_as_native(int nfd, const struct pidfd_info *info,
+static void assert_same_as_native(int nfd, const struct pidfd_dev_info *info,
 				  uint64_t mask)
 {
-	struct pidfd_info n;
+	struct pidfd_dev_info n;
 
 	if (nfd < 0)
 		return;
@@ -741,8 +742,8 @@ static void assert_same_as_native(int nfd, const struct pidfd_info *info,
 	ck_assert_uint_eq(n.coredump_mask, info->coredump_mask);
 }
 
-static void assert_dump_info(const struct pidfd_info *info, int sig, int code,
-			     unsigned int mode_bit)
+static void assert_dump_info(const struct pidfd_dev_info *info, int sig,
+			     int code, unsigned int mode_bit)
 {
 	ck_assert_msg((info->mask & DUMP_BITS) == DUMP_BITS, "mask %#llx",
 		      (unsigned long long)info->mask);
@@ -770,7 +771,7 @@ static void coredump_case(enum crash how, bool limit, enum dumpable mode,
 	unsigned int mode_bit = dumpable_bit[mode];
 	int old_suid_dumpable = -1;
 	char core[64];
-	struct pidfd_info info, n;
+	struct pidfd_dev_info info, n;
 	struct pt_sync ready, go;
 	struct stat st;
 	int fd, nfd, status;

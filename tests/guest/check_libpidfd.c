@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
@@ -561,6 +562,11 @@ START_TEST(signal_errors)
 	errno = 0;
 	ck_assert_int_eq(libpidfd_send_signal(fd, 65, NULL, 0), -1);
 	ck_assert_int_eq(errno, EINVAL);
+	/* The module's own EINVAL: the ioctl's sig is an int, as the kernel's. */
+	ck_assert_int_eq(libpidfd_send_signal(fd, -1, NULL, 0), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_int_eq(libpidfd_send_signal(fd, INT_MIN, NULL, 0), -1);
+	ck_assert_int_eq(errno, EINVAL);
 	ck_assert_int_eq(libpidfd_send_signal(fd, SIGTERM, NULL, 8), -1);
 	ck_assert_int_eq(errno, EINVAL);
 	ck_assert_int_eq(libpidfd_send_signal(fd, SIGTERM, NULL,
@@ -831,7 +837,7 @@ START_TEST(get_namespace)
 
 	/* Never passed on: PIDFD_GET_INFO, a number past the ten, 0. */
 	errno = 0;
-	ck_assert_int_eq(libpidfd_get_namespace(fd, PIDFD_GET_INFO), -1);
+	ck_assert_int_eq(libpidfd_get_namespace(fd, PIDFD_DEV_GET_INFO), -1);
 	ck_assert_int_eq(errno, ENOTTY);
 	errno = 0;
 	ck_assert_int_eq(libpidfd_get_namespace(fd, _IO(PIDFS_IOCTL_MAGIC, 11)), -1);
@@ -853,7 +859,7 @@ END_TEST
 
 START_TEST(get_info_fields)
 {
-	struct pidfd_info info;
+	struct pidfd_dev_info info;
 	int fd, status, go;
 	pid_t pid = start_exiter(7, &go);
 
@@ -908,7 +914,7 @@ END_TEST
 
 START_TEST(get_info_creds_of_unprivileged)
 {
-	struct pidfd_info info;
+	struct pidfd_dev_info info;
 	int sync[2], status, fd;
 	pid_t pid;
 	char c;

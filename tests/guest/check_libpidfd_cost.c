@@ -97,7 +97,7 @@ struct target {
 /* The call of case @c, once; what it returned that must be closed. */
 static int run_op(enum op op, enum kind k, const struct target *t)
 {
-	struct pidfd_info info;
+	struct pidfd_dev_info info;
 	siginfo_t si;
 	int fd;
 
@@ -274,13 +274,13 @@ static int allowed(enum op op, enum kind k)
 START_TEST(one_system_call)
 {
 	static struct counts counts;
-	struct pidfd_info info = { .mask = PIDFD_INFO_PID };
+	struct pidfd_dev_info info = { .mask = PIDFD_INFO_PID };
 	char list[MAX_CALLS * 6 + 1];
 	int self, ns, c, i, failed = 0;
 	pid_t pid;
 
 	self = ck_assert_ok(syscall(SYS_pidfd_open, getpid(), 0));
-	kernel.info = ioctl(self, PIDFD_GET_INFO, &info) == 0;
+	kernel.info = ioctl(self, PIDFD_DEV_GET_INFO, &info) == 0;
 	ns = ioctl(self, PIDFD_GET_UTS_NAMESPACE, 0);
 	kernel.namespaces = ns >= 0;
 	if (ns >= 0)
@@ -394,7 +394,7 @@ struct bench_target {
 static void raw_op(enum op op, enum kind k, const struct target *t)
 {
 	struct pidfd_signal_args args = { 0 };
-	struct pidfd_info info;
+	struct pidfd_dev_info info;
 	struct pollfd pfd;
 	siginfo_t si;
 	int fd;
@@ -416,7 +416,7 @@ static void raw_op(enum op op, enum kind k, const struct target *t)
 	case OP_INFO:
 		memset(&info, 0, sizeof(info));
 		info.mask = PIDFD_INFO_PID;
-		ioctl(t->self[k], PIDFD_GET_INFO, &info);
+		ioctl(t->self[k], PIDFD_DEV_GET_INFO, &info);
 		break;
 	case OP_NAMESPACE:
 		fd = ioctl(t->self[k], PIDFD_GET_UTS_NAMESPACE, 0);
@@ -518,7 +518,7 @@ static int bench(void)
 	const char *mode = getenv("PIDFD_BENCH_MODE");
 	bool short_mode = mode && !strcmp(mode, "short");
 	int rounds = short_mode ? 3 : 15, n = short_mode ? 50 : 300;
-	struct pidfd_info info = { .mask = PIDFD_INFO_PID };
+	struct pidfd_dev_info info = { .mask = PIDFD_INFO_PID };
 	double v[NSIDES][15];
 	struct target t;
 	pid_t zombie;
@@ -527,7 +527,7 @@ static int bench(void)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	self = (int)syscall(SYS_pidfd_open, getpid(), 0);
-	kernel.info = ioctl(self, PIDFD_GET_INFO, &info) == 0;
+	kernel.info = ioctl(self, PIDFD_DEV_GET_INFO, &info) == 0;
 	ns = ioctl(self, PIDFD_GET_UTS_NAMESPACE, 0);
 	kernel.namespaces = ns >= 0;
 	if (ns >= 0)

@@ -80,16 +80,16 @@ static int raw_send_signal(int fd)
 
 static int lib_get_info(int fd)
 {
-	struct pidfd_info info = { .mask = PIDFD_INFO_PID };
+	struct pidfd_dev_info info = { .mask = PIDFD_INFO_PID };
 
 	return libpidfd_get_info(fd, &info, sizeof(info));
 }
 
 static int raw_get_info(int fd)
 {
-	struct pidfd_info info = { .mask = PIDFD_INFO_PID };
+	struct pidfd_dev_info info = { .mask = PIDFD_INFO_PID };
 
-	return ioctl(fd, PIDFD_GET_INFO, &info);
+	return ioctl(fd, PIDFD_DEV_GET_INFO, &info);
 }
 
 static int lib_exit_status(int fd)
@@ -247,7 +247,7 @@ END_TEST
 START_TEST(namespace_unknown_command)
 {
 	static const unsigned int cmds[] = {
-		0, PIDFD_GET_INFO, _IO(PIDFS_IOCTL_MAGIC, 11),
+		0, PIDFD_DEV_GET_INFO, _IO(PIDFS_IOCTL_MAGIC, 11),
 	};
 	int fds[2], self;
 	size_t i;

@@ -130,7 +130,7 @@ static void assert_unload_refused(const char *what)
 
 START_TEST(unload_refused_with_pidfd_open)
 {
-	struct pidfd_info info;
+	struct pidfd_dev_info info;
 	int fd;
 
 	fd = pt_open_ok(getpid(), 0);
@@ -232,7 +232,7 @@ static void *race_signal(void *arg)
 static void *race_info(void *arg)
 {
 	struct race *r = arg;
-	struct pidfd_info info;
+	struct pidfd_dev_info info;
 	int ret;
 
 	while (!r->stop) {

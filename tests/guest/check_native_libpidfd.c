@@ -121,7 +121,7 @@ static int open_procdir_of(pid_t pid)
 static int run_route(enum route_id id)
 {
 	int made = -1, used = -1, ret = -1, err, status;
-	struct pidfd_info info;
+	struct pidfd_dev_info info;
 	struct stat want, got;
 	pid_t child = 0;
 	siginfo_t si;

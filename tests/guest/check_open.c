@@ -73,7 +73,7 @@ END_TEST
 
 START_TEST(dev_unknown_ioctl)
 {
-	struct pidfd_info info = { .mask = PIDFD_INFO_PID };
+	struct pidfd_dev_info info = { .mask = PIDFD_INFO_PID };
 	struct pidfd_signal_args sa = { .sig = 0 };
 	struct termios t;
 	int dev = pt_dev();
@@ -84,7 +84,7 @@ START_TEST(dev_unknown_ioctl)
 	/* OPEN_PROCDIR's number with another direction. */
 	ck_assert_errno(ioctl(dev, _IOR(PIDFD_DEV_IOC_MAGIC, 3, int), 0), ENOTTY);
 	ck_assert_errno(ioctl(dev, PIDFD_DEV_SEND_SIGNAL, &sa), ENOTTY);
-	ck_assert_errno(ioctl(dev, PIDFD_GET_INFO, &info), ENOTTY);
+	ck_assert_errno(ioctl(dev, PIDFD_DEV_GET_INFO, &info), ENOTTY);
 	ck_assert_errno(ioctl(dev, PIDFD_GET_PROCFD, 0), ENOTTY);
 	ck_assert_errno(ioctl(dev, TCGETS, &t), ENOTTY);
 	/* Another type with the open command's number. */
@@ -395,7 +395,8 @@ START_TEST(pidfd_unknown_ioctl)
 	ck_assert_errno(ioctl(fd, TCGETS, &t), ENOTTY);
 	ck_assert_errno(ioctl(fd, _IO(PIDFS_IOCTL_MAGIC, 200), 0), ENOTTY);
 	/* PIDFD_GET_INFO's number with another type. */
-	ck_assert_errno(ioctl(fd, _IOWR(0xFE, 11, struct pidfd_info), &t), ENOTTY);
+	ck_assert_errno(ioctl(fd, _IOWR(0xFE, 11, struct pidfd_dev_info), &t),
+			ENOTTY);
 	close(fd);
 }
 END_TEST

@@ -282,7 +282,7 @@ END_TEST
 static int unprivileged_child(void *arg)
 {
 	const struct sockaddr_un *addr = arg;
-	struct pidfd_info info = { 0 };
+	struct pidfd_dev_info info = { 0 };
 	int sock, fd;
 
 	PT_REQUIRE(pt_drop_privs(PT_NOBODY, PT_NOBODY) == 0, "drop: %m");

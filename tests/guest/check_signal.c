@@ -13,6 +13,7 @@
  */
 #include "pidfd_test.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -621,6 +622,7 @@ START_TEST(err_signal_number)
 	ck_assert_errno(pt_send_signal(fd, 65, NULL, 0), EINVAL);
 	ck_assert_errno(pt_send_signal(fd, 1000, NULL, 0), EINVAL);
 	ck_assert_errno(pt_send_signal(fd, -1, NULL, 0), EINVAL);
+	ck_assert_errno(pt_send_signal(fd, INT_MIN, NULL, 0), EINVAL);
 	ck_assert_errno(pt_send_signal(fd, 65, &si, 0), EINVAL);
 	ck_assert_errno(pt_send_signal(fd, 65, NULL, PIDFD_SIGNAL_THREAD), EINVAL);
 	close(fd);

@@ -44,7 +44,7 @@ int pt_send_signal(int pidfd, int sig, const siginfo_t *info,
 		   unsigned int flags)
 {
 	struct pidfd_signal_args args = {
-		.sig = (__u32)sig,
+		.sig = sig,
 		.flags = flags,
 		.info = (__u64)(uintptr_t)info,
 	};
@@ -52,11 +52,11 @@ int pt_send_signal(int pidfd, int sig, const siginfo_t *info,
 	return ioctl(pidfd, PIDFD_DEV_SEND_SIGNAL, &args);
 }
 
-int pt_get_info(int pidfd, struct pidfd_info *info, uint64_t mask)
+int pt_get_info(int pidfd, struct pidfd_dev_info *info, uint64_t mask)
 {
 	memset(info, 0, sizeof(*info));
 	info->mask = mask;
-	return ioctl(pidfd, PIDFD_GET_INFO, info);
+	return ioctl(pidfd, PIDFD_DEV_GET_INFO, info);
 }
 
 int pt_get_procfd(int pidfd, int procfd)

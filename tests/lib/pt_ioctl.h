@@ -34,8 +34,8 @@ int pt_open(pid_t pid, unsigned int flags);
 /* PIDFD_DEV_SEND_SIGNAL: 0 or -1/errno. */
 int pt_send_signal(int pidfd, int sig, const siginfo_t *info,
 		   unsigned int flags);
-/* PIDFD_GET_INFO with sizeof(struct pidfd_info). */
-int pt_get_info(int pidfd, struct pidfd_info *info, uint64_t mask);
+/* PIDFD_DEV_GET_INFO: upstream's PIDFD_GET_INFO at our struct's size. */
+int pt_get_info(int pidfd, struct pidfd_dev_info *info, uint64_t mask);
 /* PIDFD_GET_PROCFD: a new fd or -1/errno. */
 int pt_get_procfd(int pidfd, int procfd);
 /* PIDFD_DEV_OPEN_PROCDIR: a new pidfd from a /proc dir fd, or -1/errno. */

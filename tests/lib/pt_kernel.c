@@ -96,9 +96,9 @@ bool pt_kernel_has_ns_ioctls(void)
 
 static int get_info(int fd, void *arg)
 {
-	struct pidfd_info *info = arg;
+	struct pidfd_dev_info *info = arg;
 
-	return ioctl(fd, PIDFD_GET_INFO, info);
+	return ioctl(fd, PIDFD_DEV_GET_INFO, info);
 }
 
 /*
@@ -117,7 +117,7 @@ static int get_info_absent(int fd, void *arg)
 
 bool pt_kernel_has_get_info(void)
 {
-	struct pidfd_info info;
+	struct pidfd_dev_info info;
 
 	memset(&info, 0, sizeof(info));
 	return self_call_not(ENOTTY, get_info_absent, &info);
@@ -125,7 +125,7 @@ bool pt_kernel_has_get_info(void)
 
 bool pt_kernel_has_info_exit(void)
 {
-	struct pidfd_info info;
+	struct pidfd_dev_info info;
 	int pidfd = -1;
 	siginfo_t si;
 	bool kept;
@@ -144,7 +144,7 @@ bool pt_kernel_has_info_exit(void)
 	info.mask = PIDFD_INFO_EXIT;
 	if (waitid((idtype_t)P_PIDFD, (id_t)pidfd, &si, WEXITED | __WCLONE) < 0)
 		kept = true;	/* cannot tell */
-	else if (ioctl(pidfd, PIDFD_GET_INFO, &info) == 0)
+	else if (ioctl(pidfd, PIDFD_DEV_GET_INFO, &info) == 0)
 		kept = info.mask & PIDFD_INFO_EXIT;
 	else
 		kept = errno != ESRCH;	/* reaped, nothing kept */
@@ -153,7 +153,7 @@ bool pt_kernel_has_info_exit(void)
 
 bool pt_kernel_has_info_coredump(void)
 {
-	struct pidfd_info info;
+	struct pidfd_dev_info info;
 	int fd = self_pidfd(0);
 	bool has;
 

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * glibc's <sys/pidfd.h> (2.36), for the tests that include it before
- * <libpidfd.h> on purpose (as <linux/pidfd_dev.h> asks): the names must
- * not clash. Older glibc (Debian 11's 2.31) has none: the kernel's calls,
- * raw.
+ * glibc's <sys/pidfd.h> (2.36), for the tests that include it with
+ * <libpidfd.h> on purpose: the names must not clash. Older glibc (Debian
+ * 11's 2.31) has none: the kernel's calls, raw.
  */
 #ifndef PT_SYS_PIDFD_H
 #define PT_SYS_PIDFD_H

@@ -519,7 +519,7 @@ static bool thread_status_ok(const struct life *l, const struct life_fd *f,
 static void op_info(struct life *l, struct life_fd *f)
 {
 	uint64_t mask = PIDFD_INFO_PID | PIDFD_INFO_CREDS;
-	struct pidfd_info info;
+	struct pidfd_dev_info info;
 	int ret;
 
 	if (rnd_below(&l->w->rng, 2))
@@ -656,7 +656,7 @@ static void op_dup_close(struct life *l)
 static void op_cross(struct life *l)
 {
 	pid_t nr = shared.current[rnd_below(&l->w->rng, STRESS_WORKERS)];
-	struct pidfd_info info;
+	struct pidfd_dev_info info;
 	int fd, ret;
 
 	if (nr <= 0 || nr == l->pid)
@@ -755,7 +755,7 @@ static void life_kill(struct life *l)
 static void life_check_reaped(struct life *l)
 {
 	struct epoll_event ev[4];
-	struct pidfd_info info;
+	struct pidfd_dev_info info;
 	int i, n, revents;
 
 	n = epoll_wait(l->epfd, ev, 4, 0);
@@ -1041,7 +1041,7 @@ static void *hammer_info(void *arg)
 {
 	struct recycle *r = arg;
 	uint64_t rng = r->rng_seed ^ 0x1f0;
-	struct pidfd_info info;
+	struct pidfd_dev_info info;
 
 	while (r->hammer) {
 		uint64_t mask = PIDFD_INFO_PID | PIDFD_INFO_CREDS |
@@ -1109,7 +1109,7 @@ static void recycle_round(struct recycle *r, struct decoy_pipes *p,
 	static void *(*const hammers[])(void *) = {
 		hammer_signal, hammer_info, hammer_procfd,
 	};
-	struct pidfd_info info;
+	struct pidfd_dev_info info;
 	unsigned int scope;
 	pthread_t th[3];
 	int status, i, ev;

@@ -299,10 +299,10 @@ END_TEST
 START_TEST(get_info_sizes)
 {
 	struct {
-		struct pidfd_info info;
+		struct pidfd_dev_info info;
 		char tail[64];
 	} big;
-	struct pidfd_info info;
+	struct pidfd_dev_info info;
 	int pidfd = pidfd_open(getpid(), 0);
 	int ret, err;
 
@@ -435,7 +435,7 @@ END_TEST
 
 START_TEST(bad_fds_pass_errno_through)
 {
-	struct pidfd_info info = { 0 };
+	struct pidfd_dev_info info = { 0 };
 	int status;
 
 	ck_assert_errno(libpidfd_get_info(-1, &info, sizeof(info)), EBADF);

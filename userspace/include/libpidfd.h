@@ -13,8 +13,22 @@
  * and libpidfd_strerror(ENOPKG) says how to load it.
  *
  * The names are all prefixed libpidfd_ so that a program can include
- * glibc's <sys/pidfd.h> as well. docs/libpidfd.md maps each function to
- * the upstream call it stands for and says which backend serves what.
+ * glibc's <sys/pidfd.h> as well, and <linux/pidfd.h>, before or after this
+ * header. docs/libpidfd.md maps each function to the upstream call it
+ * stands for and says which backend serves what.
+ *
+ * C99 or later, or C++11 or later. siginfo_t is POSIX.1b's: as glibc's
+ * <signal.h> does, this header needs _POSIX_C_SOURCE 199309L or later
+ * (or _XOPEN_SOURCE, _DEFAULT_SOURCE, _GNU_SOURCE), which the compilers'
+ * default -std=gnu* and every C++ mode define but a strict -std=c99,
+ * c11, c17 or c23 does not: define _POSIX_C_SOURCE 200809L then.
+ *
+ * It includes what its declarations need and nothing more: <signal.h>
+ * (siginfo_t), <spawn.h> (the posix_spawn types), <stddef.h>,
+ * <sys/types.h>, and <linux/pidfd_dev.h> (struct pidfd_dev_info, the
+ * PIDFD_* flags; itself only <linux/types.h> and <linux/ioctl.h>). Not
+ * <fcntl.h>: PIDFD_NONBLOCK and PIDFD_THREAD are O_NONBLOCK and O_EXCL, as
+ * upstream's, so include it where you use them.
  */
 #ifndef LIBPIDFD_H
 #define LIBPIDFD_H
@@ -24,6 +38,11 @@
 #include <stddef.h>
 #include <sys/types.h>
 #include <linux/pidfd_dev.h>
+
+#if defined(__GLIBC__) && \
+	(!defined(_POSIX_C_SOURCE) || _POSIX_C_SOURCE < 199309L)
+#error "<libpidfd.h> needs siginfo_t: define _POSIX_C_SOURCE 200809L (or _GNU_SOURCE) before any #include"
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -42,13 +61,13 @@ extern "C" {
 #define LIBPIDFD_BACKEND_NATIVE	1
 #define LIBPIDFD_BACKEND_MODULE	2
 
-/* Upstream 6.15's pidfds for the calling thread and its process. */
-#ifndef PIDFD_SELF_THREAD
+/*
+ * Upstream 6.15's pidfds for the calling thread and its process, with the
+ * tokens of <linux/fcntl.h> and glibc 2.43's <sys/pidfd.h>: defined again
+ * by either, before or after, they are silent.
+ */
 #define PIDFD_SELF_THREAD		-10000
-#endif
-#ifndef PIDFD_SELF_THREAD_GROUP
 #define PIDFD_SELF_THREAD_GROUP		-10001
-#endif
 
 /* The control device the library opens (once per process). */
 #define LIBPIDFD_DEVICE "/dev/pidfd"
@@ -117,12 +136,13 @@ int libpidfd_peer_open(int sockfd, unsigned int flags);
  * ioctl(pidfd, PIDFD_GET_INFO, info): set info->mask to what you ask for
  * (PIDFD_INFO_EXIT, PIDFD_INFO_SUPPORTED_MASK; the rest always comes);
  * on return info->mask says what was filled in. @size is sizeof(*info):
- * any size from PIDFD_INFO_SIZE_VER0 (64) works, so a struct pidfd_info
- * from an older <linux/pidfd.h> is safe to pass. One ioctl on either kind
- * of pidfd (the same command): the kernel's or the module's errno, ENOTTY
- * for a file that is not a pidfd.
+ * any size from PIDFD_INFO_SIZE_VER0 (64) works, so upstream's struct
+ * pidfd_info of any <linux/pidfd.h> or <sys/pidfd.h>, whose fields are
+ * the first ones of struct pidfd_dev_info, may be passed (cast) with its
+ * own sizeof. One ioctl on either kind of pidfd (the same command): the
+ * kernel's or the module's errno, ENOTTY for a file that is not a pidfd.
  */
-int libpidfd_get_info(int pidfd, struct pidfd_info *info, size_t size);
+int libpidfd_get_info(int pidfd, struct pidfd_dev_info *info, size_t size);
 
 /*
  * The namespace ioctls (upstream 6.11): a close-on-exec nsfs fd, for

@@ -139,7 +139,7 @@ static long clone_pidfd(int *pidfd)
  */
 static bool probe_info_exit(void)
 {
-	struct pidfd_info info;
+	struct pidfd_dev_info info;
 	int pidfd = -1;
 	bool kept = false;
 	siginfo_t si;
@@ -154,7 +154,7 @@ static bool probe_info_exit(void)
 	if (waitid(LIBPIDFD_P_PIDFD, (id_t)pidfd, &si, WEXITED | __WCLONE) == 0) {
 		memset(&info, 0, sizeof(info));
 		info.mask = PIDFD_INFO_EXIT;
-		kept = ioctl(pidfd, PIDFD_GET_INFO, &info) == 0 &&
+		kept = ioctl(pidfd, PIDFD_DEV_GET_INFO, &info) == 0 &&
 		       (info.mask & PIDFD_INFO_EXIT);
 	}
 	close(pidfd);
@@ -163,11 +163,11 @@ static bool probe_info_exit(void)
 
 static void probe_info(int self)
 {
-	struct pidfd_info info;
+	struct pidfd_dev_info info;
 
 	memset(&info, 0, sizeof(info));
 	info.mask = PIDFD_INFO_SUPPORTED_MASK | PIDFD_INFO_COREDUMP;
-	if (ioctl(self, PIDFD_GET_INFO, &info) < 0)
+	if (ioctl(self, PIDFD_DEV_GET_INFO, &info) < 0)
 		return;
 	native.info = true;
 	/*

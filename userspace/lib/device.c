@@ -15,7 +15,7 @@
  * opened, and if not the device is opened again and the ioctl repeated.
  * The old number is then not ours any more and is left alone. (Another
  * file at that number would be sent one of /dev/pidfd's ioctls first:
- * their numbers, magic 0xB6 with a size, belong to no other driver, which
+ * their numbers, magic 0xBF with a size, belong to no other driver, which
  * refuses them with ENOTTY.)
  *
  * Without the module, a process asks again at most once a second (the

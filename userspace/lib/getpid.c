@@ -19,11 +19,11 @@
 /* ESRCH once reaped; EREMOTE outside our pid namespace (module, 7.2). */
 static pid_t pid_from_info(int pidfd)
 {
-	struct pidfd_info info;
+	struct pidfd_dev_info info;
 
 	memset(&info, 0, sizeof(info));
 	info.mask = PIDFD_INFO_PID;
-	if (ioctl(pidfd, PIDFD_GET_INFO, &info) < 0)
+	if (ioctl(pidfd, PIDFD_DEV_GET_INFO, &info) < 0)
 		return -1;
 	return (pid_t)info.pid;
 }

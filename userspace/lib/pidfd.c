@@ -158,7 +158,7 @@ static int module_send_signal(int pidfd, int sig, const siginfo_t *info,
 			      unsigned int flags)
 {
 	struct pidfd_signal_args args = {
-		.sig = (__u32)sig,
+		.sig = sig,
 		.flags = flags,
 		.info = (__u64)(uintptr_t)info,
 	};
@@ -181,15 +181,10 @@ static int send_signal_slow(int pidfd, int sig, const siginfo_t *info,
 		return libpidfd_priv_sys_send_signal(pidfd, sig, info, flags);
 	if (route < 0)
 		return -1;
-	if (route == LIBPIDFD_BACKEND_NATIVE) {
+	if (route == LIBPIDFD_BACKEND_NATIVE)
 		ret = libpidfd_priv_sys_send_signal(held.fd, sig, info, flags);
-	} else if (sig < 0) {
-		/* The kernel's "invalid signal", not a huge __u32. */
-		errno = EINVAL;
-		ret = -1;
-	} else {
+	else
 		ret = module_send_signal(held.fd, sig, info, flags);
-	}
 	libpidfd_priv_release(&held);
 	return ret;
 }
@@ -427,15 +422,15 @@ int libpidfd_get_namespace(int pidfd, unsigned int cmd)
  * has, as its own call would (bits it does not know are left out of the
  * mask).
  */
-int libpidfd_get_info(int pidfd, struct pidfd_info *info, size_t size)
+int libpidfd_get_info(int pidfd, struct pidfd_dev_info *info, size_t size)
 {
 	if (size > IOC_SIZE_MAX) {
 		errno = E2BIG;
 		return -1;
 	}
 	return pidfd_ioctl(pidfd, _IOC(_IOC_READ | _IOC_WRITE,
-				       _IOC_TYPE(PIDFD_GET_INFO),
-				       _IOC_NR(PIDFD_GET_INFO), size),
+				       _IOC_TYPE(PIDFD_DEV_GET_INFO),
+				       _IOC_NR(PIDFD_DEV_GET_INFO), size),
 			   info, HAS_INFO);
 }
 
@@ -449,7 +444,7 @@ static int poll_exit(int pidfd, int timeout_ms);
  */
 static int poll_target(int fd)
 {
-	if (ioctl(fd, PIDFD_GET_INFO, NULL) < 0 && errno != EBADF &&
+	if (ioctl(fd, PIDFD_DEV_GET_INFO, NULL) < 0 && errno != EBADF &&
 	    (errno != ENOTTY || libpidfd_priv_kernel_pidfd(fd) != 0))
 		return 0;
 	errno = EBADF;
@@ -513,7 +508,7 @@ static int poll_exit(int pidfd, int timeout_ms)
 
 int libpidfd_exit_status(int pidfd, int *status)
 {
-	struct pidfd_info info;
+	struct pidfd_dev_info info;
 
 	memset(&info, 0, sizeof(info));
 	info.mask = PIDFD_INFO_EXIT;

@@ -11,6 +11,7 @@
  * another thread that waits for any child is the caller's to avoid.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdbool.h>

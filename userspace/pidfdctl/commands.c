@@ -84,7 +84,7 @@ void pidfdctl_say_pidfd(pid_t pid, int pidfd)
 static bool is_thread_id(pid_t pid)
 {
 	int fd = libpidfd_open(pid, PIDFD_THREAD);
-	struct pidfd_info info = { .mask = PIDFD_INFO_PID };
+	struct pidfd_dev_info info = { .mask = PIDFD_INFO_PID };
 	char path[64], line[64];
 	bool thread = false;
 	FILE *status;
@@ -497,7 +497,7 @@ static void print_exit_json(int status)
 		printf("null");
 }
 
-static void print_info_text(const struct pidfd_info *info,
+static void print_info_text(const struct pidfd_dev_info *info,
 			    const uint64_t *ns_inodes)
 {
 	unsigned int i, shown = 0;
@@ -533,7 +533,7 @@ static void print_info_text(const struct pidfd_info *info,
 }
 
 /* The keys are documented in pidfdctl(1). */
-static void print_info_json(const struct pidfd_info *info,
+static void print_info_json(const struct pidfd_dev_info *info,
 			    const uint64_t *ns_inodes, bool gone)
 {
 	const char *sep = "", *ns_sep = "";
@@ -592,7 +592,7 @@ static void print_info_json(const struct pidfd_info *info,
 int pidfdctl_info(const struct pidfdctl_args *args)
 {
 	uint64_t ns_inodes[PIDFD_NS_KINDS];
-	struct pidfd_info info;
+	struct pidfd_dev_info info;
 	int pidfd, ret, err;
 	bool gone = false;
 

@@ -19,6 +19,7 @@
  * with no handler racing the wait.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>

@@ -97,13 +97,13 @@ int db_send(enum db_backend b, int pidfd, int sig, const siginfo_t *info,
 	return libpidfd_send_signal(pidfd, sig, info, flags);
 }
 
-int db_get_info(enum db_backend b, int pidfd, struct pidfd_info *info,
+int db_get_info(enum db_backend b, int pidfd, struct pidfd_dev_info *info,
 		uint64_t mask)
 {
 	memset(info, 0, sizeof(*info));
 	info->mask = mask;
 	if (b == DB_NATIVE)
-		return ioctl(pidfd, PIDFD_GET_INFO, info);
+		return ioctl(pidfd, PIDFD_DEV_GET_INFO, info);
 	return libpidfd_get_info(pidfd, info, sizeof(*info));
 }
 
@@ -154,7 +154,7 @@ int db_landlock_restrict(uint64_t handled_access_fs, uint64_t scoped)
 
 static void probe_reaped(struct db_features *f)
 {
-	struct pidfd_info info;
+	struct pidfd_dev_info info;
 	pid_t pid;
 	int fd;
 
@@ -178,7 +178,7 @@ static void probe_reaped(struct db_features *f)
 const struct db_features *db_features(void)
 {
 	struct db_features *f = &features;
-	struct pidfd_info info;
+	struct pidfd_dev_info info;
 	struct utsname u;
 	siginfo_t si;
 	int fd, t;

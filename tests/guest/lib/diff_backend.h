@@ -69,7 +69,7 @@ int db_open(enum db_backend b, pid_t pid, unsigned int flags);
 int db_send(enum db_backend b, int pidfd, int sig, const siginfo_t *info,
 	    unsigned int flags);
 /* PIDFD_GET_INFO (88-byte struct) with @mask asked; native: the ioctl. */
-int db_get_info(enum db_backend b, int pidfd, struct pidfd_info *info,
+int db_get_info(enum db_backend b, int pidfd, struct pidfd_dev_info *info,
 		uint64_t mask);
 
 /* ---- raw signal helpers -------------------------------------------- */

@@ -151,7 +151,8 @@ void pt_assert_status_pid(int procdir, pid_t pid)
 	ck_assert_msg(strstr(buf, want), "no '%s' in:\n%s", want + 1, buf);
 }
 
-void pt_assert_uids(const struct pidfd_info *info, uid_t r, uid_t e, uid_t s)
+void pt_assert_uids(const struct pidfd_dev_info *info, uid_t r, uid_t e,
+		    uid_t s)
 {
 	ck_assert_uint_eq(info->ruid, r);
 	ck_assert_uint_eq(info->euid, e);
@@ -159,7 +160,8 @@ void pt_assert_uids(const struct pidfd_info *info, uid_t r, uid_t e, uid_t s)
 	ck_assert_uint_eq(info->fsuid, e);
 }
 
-void pt_assert_gids(const struct pidfd_info *info, gid_t r, gid_t e, gid_t s)
+void pt_assert_gids(const struct pidfd_dev_info *info, gid_t r, gid_t e,
+		    gid_t s)
 {
 	ck_assert_uint_eq(info->rgid, r);
 	ck_assert_uint_eq(info->egid, e);

@@ -133,8 +133,10 @@ void pt_exec_child_end(struct pt_exec_child *c);
  * Asserts @info's real, effective and saved uids, and its fsuid as the
  * effective one (as setresuid() leaves it); the same for its gids.
  */
-void pt_assert_uids(const struct pidfd_info *info, uid_t r, uid_t e, uid_t s);
-void pt_assert_gids(const struct pidfd_info *info, gid_t r, gid_t e, gid_t s);
+void pt_assert_uids(const struct pidfd_dev_info *info, uid_t r, uid_t e,
+		    uid_t s);
+void pt_assert_gids(const struct pidfd_dev_info *info, gid_t r, gid_t e,
+		    gid_t s);
 
 /*
  * Asserts that the status file of @procdir, a /proc/<pid> directory,
