@@ -50,6 +50,17 @@ kernel_dir() {
 # (vm/fetch-kernel), and run only what needs no module.
 has_headers() { [ -e "$1/build" ]; }
 
+# newest_deb PACKAGE ARCH...: the newest .deb of PACKAGE for one of the
+# ARCHs in the download cache (vm/fetch-kernel's), or nothing.
+newest_deb() {
+	local a f
+	for a in "${@:2}"; do
+		for f in "$CACHE"/apt/*/archives/"$1"_*_"$a".deb; do
+			if [ -f "$f" ]; then printf '%s\n' "$f"; fi
+		done
+	done | sort -V | tail -n 1
+}
+
 # kernel_chroot KDIR: the Debian suite of the chroot (vm/chroot) in which
 # a module for that kernel is built, as DKMS builds it on that release with
 # the kernel's own compiler; nothing when the host builds it. Debian 13's
