@@ -311,9 +311,19 @@ check-debug: guest $(DEBUG_TESTS)
 check-dkms: guest
 	PIDFD_VM_MODULE_SOURCE=dkms vm/check $(KERNELS)
 
+# The Debian packages of each release, built in a clean root of that
+# release (packaging/build-debs), installed there with apt from a local
+# repository, DKMS building the module for the release's kernel, and the
+# autopkgtest (packaging/test-debs); then that kernel boots with that
+# module. Every suite on 6.1 (bookworm, the host's release), the smoke set
+# on bullseye's 5.10 and trixie's 6.12.
+PACKAGE_KERNELS ?= 5.10:smoke 6.1 6.12+deb13:smoke
+# The release whose kernel a series is.
+package_release = $(or $(if $(filter 5.10,$1),bullseye)$(if $(filter 6.1,$1),bookworm)$(if \
+	$(filter 6.12+deb13,$1),trixie),$(error check-packages: no Debian release whose kernel is $1))
 check-packages: guest
-	packaging/build-debs $(BUILD)/debs
-	PIDFD_VM_MODULE_SOURCE=deb vm/check 6.1
+	packaging/build-debs $(BUILD)/debs $(foreach k,$(PACKAGE_KERNELS),$(call package_release,$(firstword $(subst :, ,$(k)))))
+	PIDFD_VM_MODULE_SOURCE=deb vm/check $(PACKAGE_KERNELS)
 
 # The release tarball (tools/make-dist), and its test: the same bytes from
 # two runs, and the module, the userspace and the packages built from it.
