@@ -146,6 +146,9 @@ rootfs_mount() {
 	rootfs_mounts+=("$dir/root")
 	# The host's name service as it is now.
 	cp -L /etc/resolv.conf "$dir/root/etc/resolv.conf" 2>/dev/null || true
+	# No fsync for every file dpkg unpacks (overlayfs makes each slow): a
+	# throwaway root needs no durability, and a layer is synced once made.
+	echo force-unsafe-io >"$dir/root/etc/dpkg/dpkg.cfg.d/pidfd-unsafe-io"
 	rootfs_bind /proc "$dir/root/proc"
 	rootfs_bind /sys "$dir/root/sys"
 	rootfs_bind /dev "$dir/root/dev"
@@ -173,6 +176,7 @@ rootfs_layer() {
 	rootfs_mount "$new" "$suite"
 	"$setup" "$new/root" "$@"
 	rootfs_unmount_to "$mounts"
+	sync -f "$new/upper"
 	mv "$new/upper" "$ROOTFS/$suite/$name"
 	rm -rf "$new"
 	printf '%s\n' "$key" >"$ROOTFS/$suite/$name.key"
