@@ -315,9 +315,10 @@ check-dkms: guest
 # release (packaging/build-debs), installed there with apt from a local
 # repository, DKMS building the module for the release's kernel, and the
 # autopkgtest (packaging/test-debs); then that kernel boots with that
-# module. Every suite on 6.1 (bookworm, the host's release), the smoke set
-# on bullseye's 5.10 and trixie's 6.12.
-PACKAGE_KERNELS ?= 5.10:smoke 6.1 6.12+deb13:smoke
+# module: the smoke set, as for check-dkms (make check runs every suite
+# with a module built from the same sources by the same compiler; what is
+# new here is the packages' build, apt, DKMS and modprobe).
+PACKAGE_KERNELS ?= 5.10:smoke 6.1:smoke 6.12+deb13:smoke
 # The release whose kernel a series is.
 package_release = $(or $(if $(filter 5.10,$1),bullseye)$(if $(filter 6.1,$1),bookworm)$(if \
 	$(filter 6.12+deb13,$1),trixie),$(error check-packages: no Debian release whose kernel is $1))
