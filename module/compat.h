@@ -210,4 +210,25 @@ static inline unsigned long pidfd_task_label(struct task_struct *task,
 #endif
 }
 
+/*
+ * 6.9 gave every struct pid a 64-bit number, unique for the boot and
+ * assigned in alloc_pid() (pid->ino; commit cb12fd8e0dab, "pidfd: add
+ * pidfs"): the inode number of its pidfs inode on 64-bit kernels, which a
+ * kernel pidfd's fstat() shows. Before, there is none (0 here): the module
+ * numbers its targets itself (exit_track.c).
+ */
+#ifdef PIDFD_HAVE_PID_INO
+#define PIDFD_KERNEL_PID_INO	true
+static inline u64 pidfd_kernel_pid_ino(const struct pid *pid)
+{
+	return pid->ino;
+}
+#else
+#define PIDFD_KERNEL_PID_INO	false
+static inline u64 pidfd_kernel_pid_ino(const struct pid *pid)
+{
+	return 0;
+}
+#endif
+
 #endif /* PIDFD_COMPAT_H */

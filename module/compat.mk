@@ -14,6 +14,8 @@ ccflags-$(call pidfd_hdr_has,net/sock.h,spinlock_t[[:space:]]+sk_peer_lock) += -
 ccflags-$(call pidfd_hdr_has,uapi/asm-generic/socket.h,define SO_PEERPIDFD) += -DPIDFD_HAVE_SO_PEERPIDFD
 ccflags-$(call pidfd_hdr_has,linux/bpf-cgroup.h,cgroup_bpf_enabled_key\[) += -DPIDFD_HAVE_CGROUP_BPF_KEYS
 ccflags-$(call pidfd_hdr_has,trace/events/sched.h,bool group_dead) += -DPIDFD_HAVE_SCHED_PROCESS_EXIT_GROUP_DEAD
+# 6.9 gave every struct pid a number for the boot (pidfs's inode number).
+ccflags-$(call pidfd_hdr_has,linux/pid.h,u64[[:space:]]+ino;) += -DPIDFD_HAVE_PID_INO
 # Where a task's dumpability lives: its exec state (7.x) or its mm.
 ccflags-$(call pidfd_hdr_has,linux/sched.h,struct task_exec_state __rcu) += -DPIDFD_HAVE_TASK_EXEC_STATE
 # How a module reads a task's AppArmor label (signal_policy.c): lsm_prop

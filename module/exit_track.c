@@ -43,6 +43,14 @@
  * RT in the irq_work thread. The table itself is changed only in process
  * context (rhashtable's bucket locks disable softirqs, and may allocate):
  * a last reference dropped by the irq_work hands the free to a work item.
+ *
+ * A target also carries its struct pid's identity: the inode every pidfd
+ * of it is a file on, numbered pid->ino where the kernel has it (6.9+),
+ * else from a counter of the module's (docs/design.md, "Process
+ * identity"). Without pid->ino the number must outlive the pidfds, for as
+ * long as the process lives: there the process itself holds a reference
+ * to its target from the target's creation until sched_process_free
+ * finishes the target, which hands that reference to the wakeup.
  */
 #include <linux/cgroup.h>
 #include <linux/irq_work.h>
@@ -74,7 +82,12 @@ struct pidfd_target {
 		struct rcu_head rcu;
 	};
 	struct pid *pid;		/* counted reference */
-	refcount_t users;		/* open pidfd files, a queued wakeup */
+	struct inode *inode;		/* counted; its i_ino is the identity */
+	/*
+	 * Open pidfd files, a queued wakeup; before 6.9 also the process
+	 * until its target is finished (@released).
+	 */
+	refcount_t users;
 
 	/* Taken in the tracepoint probes (raw: they must not sleep on RT). */
 	raw_spinlock_t lock;
@@ -83,7 +96,7 @@ struct pidfd_target {
 	 * core-dumping signal the process dequeued with a pidfd open
 	 * (signal_deliver), and its dumpability then: what a dump it starts
 	 * is made with. Recorded on the process's target. Small types, so
-	 * that the record stays at 72 bytes: any user can make the kernel
+	 * that the record stays at 80 bytes: any user can make the kernel
 	 * keep one per process.
 	 */
 	bool released;			/* the pid's last task was freed */
@@ -96,10 +109,32 @@ struct pidfd_target {
 	int dump_code;			/* its si_code */
 };
 
-/* The one field others see (pidfd_file_pid()). */
+/* The fields others see (pidfd_file_pid(), pidfd_install()). */
 struct pid *pidfd_target_pid(const struct pidfd_target *target)
 {
 	return target->pid;
+}
+
+struct inode *pidfd_target_inode(const struct pidfd_target *target)
+{
+	return target->inode;
+}
+
+/*
+ * Before 6.9: the last number given to a target. Numbers only grow, and
+ * start at the boot-time clock's reading when the module is loaded: a
+ * target is made at most once a nanosecond (each one is an allocation
+ * under targets_create_lock), so a number given before an unload is below
+ * the clock's reading at the next load, and no number is given twice in
+ * one boot.
+ */
+static atomic64_t last_ino = ATOMIC64_INIT(0);
+
+static u64 target_ino(struct pid *pid)
+{
+	if (PIDFD_KERNEL_PID_INO)
+		return pidfd_kernel_pid_ino(pid);
+	return atomic64_inc_return(&last_ino);
 }
 
 static u32 nr_hash(pid_t nr, u32 seed)
@@ -277,8 +312,11 @@ static bool finish_target(struct pidfd_target *target,
 	if (!target->exit_recorded)
 		record_exit(target, own_status(task), task_cgroup_id(task));
 	/* Released only once, so queued at most once. */
+	if (!PIDFD_KERNEL_PID_INO)
+		goto queue;	/* with the process's own reference */
 	if (!refcount_inc_not_zero(&target->users))
 		return false;	/* its last pidfd is being closed */
+queue:
 	llist_add(&target->wake_node, &targets_to_wake);
 	return true;
 }
@@ -379,6 +417,23 @@ out:
 	return target;
 }
 
+/*
+ * Before 6.9, the reference of a target's process goes when its target is
+ * finished: by finish_target(), or here if the process was gone before
+ * its target could be found. Whoever marks the target released owns it.
+ */
+static void target_put_process_ref(struct pidfd_target *target)
+{
+	bool owner;
+
+	raw_spin_lock_irq(&target->lock);
+	owner = !target->released;
+	target->released = true;
+	raw_spin_unlock_irq(&target->lock);
+	if (owner)
+		pidfd_target_put(target);
+}
+
 static struct pidfd_target *target_create(struct pid *pid)
 {
 	struct pidfd_target *fresh;
@@ -389,8 +444,15 @@ static struct pidfd_target *target_create(struct pid *pid)
 	fresh = kmem_cache_zalloc(target_cache, GFP_KERNEL);
 	if (!fresh)
 		return ERR_PTR(-ENOMEM);
+	fresh->inode = pidfd_inode_new(target_ino(pid));
+	if (IS_ERR(fresh->inode)) {
+		err = PTR_ERR(fresh->inode);
+		kmem_cache_free(target_cache, fresh);
+		return ERR_PTR(err);
+	}
 	fresh->pid = get_pid(pid);
-	refcount_set(&fresh->users, 1);
+	/* The opener's pidfd, and before 6.9 the process (finish_target). */
+	refcount_set(&fresh->users, PIDFD_KERNEL_PID_INO ? 1 : 2);
 	raw_spin_lock_init(&fresh->lock);
 
 	/* Before the insert: a probe that finds the target must not skip. */
@@ -406,6 +468,7 @@ static struct pidfd_target *target_create(struct pid *pid)
 	rcu_read_unlock();
 	if (err) {
 		atomic_dec(&pidfd_live_targets);
+		iput(fresh->inode);
 		put_pid(fresh->pid);
 		kmem_cache_free(target_cache, fresh);
 		return ERR_PTR(-ENOMEM);	/* the table could not grow */
@@ -417,6 +480,8 @@ static struct pidfd_target *target_create(struct pid *pid)
 		 * be coming and find the target, so it leaves the table the way
 		 * every target does.
 		 */
+		if (!PIDFD_KERNEL_PID_INO)
+			target_put_process_ref(fresh);
 		pidfd_target_put(fresh);
 		return ERR_PTR(-ESRCH);
 	}
@@ -457,10 +522,15 @@ static void target_free_rcu(struct rcu_head *rcu)
 	kmem_cache_free(target_cache, target);
 }
 
-/* Out of the table; freed once no lockless reader can see it. */
+/*
+ * Out of the table; freed once no lockless reader can see it. The inode
+ * goes now: only a pidfd_install() that holds a user touches it, and
+ * iput() may sleep.
+ */
 static void target_free(struct pidfd_target *target)
 {
 	rhltable_remove(&targets, &target->by_nr, targets_params);
+	iput(target->inode);
 	atomic_dec(&pidfd_live_targets);
 	call_rcu(&target->rcu, target_free_rcu);
 }
@@ -637,14 +707,29 @@ static void unregister_hooks(void)
 	tracepoint_synchronize_unregister();
 }
 
+/* At unload: a target no pidfd uses any more, and no reader sees. */
+static void target_free_unused(void *ptr, void *arg)
+{
+	struct pidfd_target *target = ptr;
+
+	WARN_ON_ONCE(refcount_read(&target->users) != 1);
+	iput(target->inode);
+	put_pid(target->pid);
+	atomic_dec(&pidfd_live_targets);
+	kmem_cache_free(target_cache, target);
+}
+
 int pidfd_exit_track_init(void)
 {
 	int i, err;
 
-	/* The record's layout keeps it at 72 bytes (pidfd_internal.h). */
+	/* The record's layout keeps it at 80 bytes (pidfd_internal.h). */
 	BUILD_BUG_ON(!IS_ENABLED(CONFIG_DEBUG_SPINLOCK) &&
 		     !IS_ENABLED(CONFIG_DEBUG_LOCK_ALLOC) &&
-		     sizeof(struct pidfd_target) > 72);
+		     sizeof(struct pidfd_target) > 80);
+	/* An identity is 64 bits wide, and i_ino must hold it. */
+	BUILD_BUG_ON(sizeof(((struct inode *)NULL)->i_ino) < sizeof(u64));
+	atomic64_set(&last_ino, ktime_get_boottime_ns());
 
 	/*
 	 * Any user can make the module allocate targets: charge them to the
@@ -690,9 +775,12 @@ void pidfd_exit_track_exit(void)
 	/* The probes are gone: no more work can be queued. */
 	irq_work_sync(&wake_work);
 	flush_work(&free_work);
-	/* Every pidfd pins the module, so the table is empty by now. */
+	/*
+	 * Every pidfd pins the module, so what is left are the targets that
+	 * live processes hold (before 6.9), unfinished: no probe runs now.
+	 */
+	rhltable_free_and_destroy(&targets, target_free_unused, NULL);
 	WARN_ON_ONCE(atomic_read(&pidfd_live_targets));
-	rhltable_destroy(&targets);
 	/* target_free_rcu() is module code. */
 	rcu_barrier();
 	kmem_cache_destroy(target_cache);

@@ -67,7 +67,7 @@ static const struct kernel_param_ops counter_ops = {
 module_param_cb(live_pidfds, &counter_ops, &pidfd_live_files, 0400);
 MODULE_PARM_DESC(live_pidfds, "Number of open pidfds");
 module_param_cb(live_pids, &counter_ops, &pidfd_live_targets, 0400);
-MODULE_PARM_DESC(live_pids, "Number of struct pids pinned by open pidfds");
+MODULE_PARM_DESC(live_pids, "Number of struct pids the module keeps");
 
 static int __init pidfd_init(void)
 {
@@ -82,9 +82,12 @@ static int __init pidfd_init(void)
 	err = pidfd_probe_stats_init();
 	if (err)
 		goto err_nsfd;
-	err = pidfd_exit_track_init();
+	err = pidfd_fs_init();
 	if (err)
 		goto err_probe_stats;
+	err = pidfd_exit_track_init();
+	if (err)
+		goto err_fs;
 	err = misc_register(&pidfd_miscdev);
 	if (err)
 		goto err_exit_track;
@@ -93,6 +96,8 @@ static int __init pidfd_init(void)
 
 err_exit_track:
 	pidfd_exit_track_exit();
+err_fs:
+	pidfd_fs_exit();
 err_probe_stats:
 	pidfd_probe_stats_exit();
 err_nsfd:
@@ -104,6 +109,7 @@ static void __exit pidfd_exit(void)
 {
 	misc_deregister(&pidfd_miscdev);
 	pidfd_exit_track_exit();
+	pidfd_fs_exit();
 	pidfd_probe_stats_exit();
 	pidfd_nsfd_exit();
 }

@@ -1,11 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The pidfd file type: an anon-inode file that pins a struct pid.
+ * The pidfd file type: a file that pins a struct pid, on an inode of the
+ * module's own pseudo filesystem that looks like an anon inode.
+ *
+ * Every pidfd of one struct pid is a file on the one inode its target
+ * holds (exit_track.c), whose number is that struct pid's identity
+ * (docs/design.md, "Process identity"). The filesystem is anon_inodefs
+ * as far as userspace can tell: the magic ANON_INODE_FS_MAGIC in statfs
+ * (never PID_FS_MAGIC, which promises pidfs's semantics), files named
+ * "anon_inode:[pidfd]", inodes of mode 0600 owned by root.
  */
-#include <linux/anon_inodes.h>
 #include <linux/cred.h>
 #include <linux/file.h>
 #include <linux/module.h>
+#include <linux/mount.h>
+#include <linux/pseudo_fs.h>
 #include <linux/pid_namespace.h>
 #include <linux/poll.h>
 #include <linux/proc_fs.h>
@@ -16,6 +25,82 @@
 #include "pidfd_internal.h"
 
 atomic_t pidfd_live_files = ATOMIC_INIT(0);
+
+static struct vfsmount *pidfd_mnt;
+
+/*
+ * What readlink(2) of /proc/<pid>/fd/<n> shows, as anon_inodefs and pidfs
+ * show it. The name ends at the end of @buffer (d_path()'s rule, that of
+ * the kernel's dynamic_dname(), which is not exported).
+ */
+static char *pidfd_fs_dname(struct dentry *dentry, char *buffer, int buflen)
+{
+	static const char name[] = "anon_inode:[pidfd]";
+
+	if (buflen < (int)sizeof(name))
+		return ERR_PTR(-ENAMETOOLONG);
+	buffer += buflen - sizeof(name);
+	memcpy(buffer, name, sizeof(name));
+	return buffer;
+}
+
+static const struct dentry_operations pidfd_fs_dentry_ops = {
+	.d_dname	= pidfd_fs_dname,
+};
+
+static int pidfd_fs_init_fs_context(struct fs_context *fc)
+{
+	struct pseudo_fs_context *ctx;
+
+	ctx = init_pseudo(fc, ANON_INODE_FS_MAGIC);
+	if (!ctx)
+		return -ENOMEM;
+	ctx->dops = &pidfd_fs_dentry_ops;
+	return 0;
+}
+
+/*
+ * Mounted once, internally (never registered: it cannot be mounted by
+ * name, and /proc/filesystems does not list it). No .owner: a mount pins
+ * its type's module, and the module would never unload.
+ */
+static struct file_system_type pidfd_fs_type = {
+	.name			= "pidfd_dkms",
+	.init_fs_context	= pidfd_fs_init_fs_context,
+	.kill_sb		= kill_anon_super,
+};
+
+int pidfd_fs_init(void)
+{
+	pidfd_mnt = kern_mount(&pidfd_fs_type);
+	return PTR_ERR_OR_ZERO(pidfd_mnt);
+}
+
+/* After every inode is gone: every file and every target. */
+void pidfd_fs_exit(void)
+{
+	kern_unmount(pidfd_mnt);
+}
+
+/**
+ * pidfd_inode_new - the inode of a new target
+ * @ino: its number, the identity of the target's struct pid
+ *
+ * Return: a referenced inode, or an ERR_PTR().
+ */
+struct inode *pidfd_inode_new(u64 ino)
+{
+	struct inode *inode;
+
+	inode = alloc_anon_inode(pidfd_mnt->mnt_sb);
+	if (IS_ERR(inode))
+		return inode;
+	inode->i_ino = ino;
+	/* As the one anon inode every pidfd shared before (made at boot). */
+	inode->i_uid = GLOBAL_ROOT_UID;
+	inode->i_gid = GLOBAL_ROOT_GID;
+	return inode;
+}
 
 /*
  * PIDFD_AUTOKILL: the last reference to the file is gone. The kill is
@@ -164,6 +249,7 @@ long pidfd_fd_is_ours(int fd)
 int pidfd_install(struct pid *pid, unsigned int flags)
 {
 	struct pidfd_target *target;
+	struct inode *inode;
 	struct file *file;
 	int fd;
 
@@ -175,17 +261,27 @@ int pidfd_install(struct pid *pid, unsigned int flags)
 	if (fd < 0)
 		goto err_put_target;
 
-	file = anon_inode_getfile("[pidfd]", &pidfd_file_fops, target,
-				  O_RDWR | (flags & PIDFD_NONBLOCK));
+	/*
+	 * The file holds the module (released by __fput()'s fops_put(), as
+	 * for anon_inode_getfile()) and a reference to the target's inode.
+	 */
+	__module_get(THIS_MODULE);
+	inode = pidfd_target_inode(target);
+	ihold(inode);
+	file = alloc_file_pseudo(inode, pidfd_mnt, "[pidfd]",
+				 O_RDWR | (flags & PIDFD_NONBLOCK),
+				 &pidfd_file_fops);
 	if (IS_ERR(file)) {
+		iput(inode);
+		module_put(THIS_MODULE);
 		put_unused_fd(fd);
 		fd = PTR_ERR(file);
 		goto err_put_target;
 	}
+	file->private_data = target;
 	/*
-	 * anon_inode_getfile() keeps only O_ACCMODE and O_NONBLOCK; the
-	 * others show in F_GETFL as upstream's do (nobody sees the file
-	 * before fd_install).
+	 * Only O_ACCMODE and O_NONBLOCK were asked for; the others show in
+	 * F_GETFL as upstream's do (nobody sees the file before fd_install).
 	 */
 	file->f_flags |= flags & (PIDFD_THREAD | PIDFD_AUTOKILL);
 	atomic_inc(&pidfd_live_files);

@@ -25,6 +25,7 @@
  */
 struct pidfd_target;
 struct pid *pidfd_target_pid(const struct pidfd_target *target);
+struct inode *pidfd_target_inode(const struct pidfd_target *target);
 
 /* What a target's exit left, for PIDFD_GET_INFO. */
 struct pidfd_exit_record {
@@ -46,6 +47,9 @@ long pidfd_dev_open_peer(unsigned int cmd, void __user *uarg);
 /* pidfd_file.c: the pidfd file type */
 int pidfd_install(struct pid *pid, unsigned int flags);
 long pidfd_fd_is_ours(int fd);
+int pidfd_fs_init(void);
+void pidfd_fs_exit(void);
+struct inode *pidfd_inode_new(u64 ino);
 extern atomic_t pidfd_live_files;
 
 /*
