@@ -1061,6 +1061,17 @@ END_TEST
 
 /* ---- getpid ---- */
 
+/* st_ino of a module pidfd of @pid. */
+static uint64_t libpidfd_test_module_ino(pid_t pid, unsigned int flags)
+{
+	int fd = pt_open_ok(pid, flags);
+	struct stat st;
+
+	ck_assert_ok(fstat(fd, &st));
+	close(fd);
+	return st.st_ino;
+}
+
 START_TEST(getpid_rules)
 {
 	int fd, fds[2], status;
@@ -1077,6 +1088,46 @@ START_TEST(getpid_rules)
 	ck_assert_errno(libpidfd_getpid(fds[0]), EBADF);
 	close(fds[0]);
 	close(fds[1]);
+}
+END_TEST
+
+/*
+ * libpidfd_get_id(): the module pidfd's st_ino; a kernel pidfd of the same
+ * process gives the same (pidfs 6.9+, or its module twin's); PIDFD_SELF_*
+ * too; a thread its own; EBADF for what is not a pidfd, EINVAL for NULL.
+ */
+START_TEST(get_id_both_kinds)
+{
+	pid_t pid = pt_fork_sleeper(), tid = pt_start_idle_thread();
+	int mod = pt_open_ok(pid, 0), kern = pidfd_open(pid, 0), fds[2];
+	uint64_t id = 0, other = 0;
+	struct stat st;
+
+	ck_assert_int_ge(kern, 0);
+	ck_assert_ok(fstat(mod, &st));
+	ck_assert_int_eq(libpidfd_get_id(mod, &id), 0);
+	ck_assert_uint_eq(id, st.st_ino);
+	ck_assert_int_eq(libpidfd_get_id(kern, &other), 0);
+	ck_assert_uint_eq(other, id);
+	ck_assert_errno(libpidfd_get_id(mod, NULL), EINVAL);
+
+	ck_assert_int_eq(libpidfd_get_id(PIDFD_SELF_THREAD_GROUP, &id), 0);
+	ck_assert_uint_eq(id, libpidfd_test_module_ino(getpid(), 0));
+	ck_assert_int_gt(tid, 0);
+	close(mod);
+	mod = pt_open_ok(tid, PIDFD_THREAD);
+	ck_assert_int_eq(libpidfd_get_id(mod, &id), 0);
+	ck_assert_uint_eq(id, libpidfd_test_module_ino(tid, PIDFD_THREAD));
+	ck_assert_uint_ne(id, libpidfd_test_module_ino(getpid(), 0));
+
+	ck_assert_int_eq(pipe(fds), 0);
+	ck_assert_errno(libpidfd_get_id(fds[0], &id), EBADF);
+	ck_assert_errno(libpidfd_get_id(-1, &id), EBADF);
+	close(fds[0]);
+	close(fds[1]);
+	close(mod);
+	close(kern);
+	pt_kill_reap(pid);
 }
 END_TEST
 
@@ -1139,7 +1190,7 @@ static Suite *libpidfd_suite(void)
 	pt_add_tests(tc, procfd, get_namespace, from_procdir_round_trip,
 		     get_info_fields, get_info_creds_of_unprivileged,
 		     exit_status_of_non_child, wait_exit_timing,
-		     wait_exit_thread, getpid_rules,
+		     wait_exit_thread, getpid_rules, get_id_both_kinds,
 		     module_pidfds_need_no_proc);
 	suite_add_tcase(s, tc);
 	return s;

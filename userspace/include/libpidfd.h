@@ -36,6 +36,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 #include <linux/pidfd_dev.h>
 
@@ -182,6 +183,21 @@ int libpidfd_exit_status(int pidfd, int *status);
  * ESRCH (the process has exited and been reaped).
  */
 pid_t libpidfd_getpid(int pidfd);
+
+/*
+ * The identity of @pidfd's process (or, for a thread pidfd, thread): a
+ * number that no other process gets until the next boot, the same through
+ * every pidfd of it, of either kind, for as long as it lives and after.
+ * It is what fstat(2) of a pidfd says in st_ino where each process has
+ * an inode of its own: every module pidfd, and the kernel's from 6.9
+ * (pidfs), where both kinds give the same number. On older kernels a
+ * kernel pidfd's is its module twin's (libpidfd_to_module()). What
+ * util-linux's "kill PID:INODE" and systemd's pidfd inode ID compare.
+ * Returns 0 with *@id set. errno: EBADF (not an open pidfd), EINVAL (@id
+ * is NULL), and for a kernel pidfd before 6.9: ENOPKG (no module),
+ * EOPNOTSUPP (the native backend), ESRCH (the process has been reaped).
+ */
+int libpidfd_get_id(int pidfd, uint64_t *id);
 
 /*
  * Choose the backend for this process (overrides LIBPIDFD_BACKEND).
