@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -643,6 +644,65 @@ START_TEST(info_and_status)
 }
 END_TEST
 
+/* The module's identity of @pid: fstat() of its pidfd. */
+static unsigned long long module_ino(pid_t pid)
+{
+	int fd = pt_open_ok(pid, 0);
+	struct stat st;
+
+	ck_assert_ok(fstat(fd, &st));
+	close(fd);
+	return (unsigned long long)st.st_ino;
+}
+
+/*
+ * info prints the identity, which both kinds give alike (libpidfd); every
+ * command takes PID:ID and refuses another process with that number.
+ */
+START_TEST(pid_colon_id)
+{
+	char pidtext[16], arg[64], bad[64], want[96];
+	pid_t s = start_sleeper(), again;
+	unsigned long long id = module_ino(s);
+	struct pt_tool_run r;
+	int status;
+
+	itoa_buf(s, pidtext);
+	snprintf(arg, sizeof(arg), "%d:%llu", s, id);
+	snprintf(bad, sizeof(bad), "%d:%llu", s, id + 1);
+
+	ck_assert_int_eq(PT_TOOL(&r, "info", "--json", pidtext), 0);
+	snprintf(want, sizeof(want), "\"id\": %llu,", id);
+	ck_assert_msg(strstr(r.stdout_text, want), "%s", r.stdout_text);
+	ck_assert_int_eq(PT_TOOL(&r, "info", arg), 0);
+	snprintf(want, sizeof(want), "id:       %llu\n", id);
+	ck_assert_msg(strstr(r.stdout_text, want), "%s", r.stdout_text);
+
+	ck_assert_int_eq(PT_TOOL(&r, "kill", "-0", arg), 0);
+	ck_assert_int_eq(PT_TOOL(&r, "status", arg), 0);
+	ck_assert_int_eq(PT_TOOL(&r, "wait", "--timeout", "0.1", arg), 3);
+	ck_assert_int_eq(PT_TOOL(&r, "kill", "-0", bad), 1);
+	ck_assert_msg(strstr(r.stderr_text, "is not"), "%s", r.stderr_text);
+	ck_assert_int_eq(PT_TOOL(&r, "info", bad), 1);
+	ck_assert_int_eq(PT_TOOL(&r, "status", bad), 1);
+	ck_assert_int_eq(PT_TOOL(&r, "wait", bad), 1);
+	ck_assert_int_eq(PT_TOOL(&r, "kill", "-0", "1:x"), 1);
+	ck_assert_int_eq(PT_TOOL(&r, "kill", "-0", ":5"), 1);
+	ck_assert_int_eq(PT_TOOL(&r, "kill", "-0", "5:"), 1);
+
+	/* The number's next process is not the one PID:ID named. */
+	kill(s, SIGKILL);
+	waitpid(s, &status, 0);
+	again = pt_fork_sleeper_at(s);
+	ck_assert_int_eq(again, s);
+	ck_assert_uint_ne(module_ino(again), id);
+	ck_assert_int_eq(PT_TOOL(&r, "kill", "-0", arg), 1);
+	ck_assert_msg(strstr(r.stderr_text, "is not"), "%s", r.stderr_text);
+	ck_assert_int_eq(PT_TOOL(&r, "kill", "-0", pidtext), 0);
+	pt_kill_reap(again);
+}
+END_TEST
+
 /* ---- run ---- */
 
 START_TEST(run_exit_codes)
@@ -907,7 +967,8 @@ static Suite *pidfdctl_suite(void)
 	tc = tcase_create("kill");
 	tcase_set_timeout(tc, 60);
 	pt_add_tests(tc, kill_default_and_value, kill_each_scope,
-		     kill_unprivileged_eperm, kill_follow_up, info_and_status);
+		     kill_unprivileged_eperm, kill_follow_up, info_and_status,
+		     pid_colon_id);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("run");

@@ -145,6 +145,35 @@ START_TEST(help_and_version)
 }
 END_TEST
 
+/* PID:ID, util-linux's PID:INODE: the identity in ids[], 0 for a bare PID. */
+START_TEST(pid_colon_id)
+{
+	struct pidfdctl_args a;
+
+	ck_assert_int_eq(parse(ARGV("kill", "-0", "12:345", "67",
+				    "8:18446744073709551615"), &a), 0);
+	ck_assert_uint_eq(a.npids, 3);
+	ck_assert_int_eq(a.pids[0], 12);
+	ck_assert_uint_eq(a.ids[0], 345);
+	ck_assert_int_eq(a.pids[1], 67);
+	ck_assert_uint_eq(a.ids[1], 0);
+	ck_assert_int_eq(a.pids[2], 8);
+	ck_assert(a.ids[2] == UINT64_MAX);
+	pidfdctl_args_free(&a);
+	ck_assert_int_eq(parse(ARGV("info", "--json", "9:10"), &a), 0);
+	ck_assert_int_eq(a.pids[0], 9);
+	ck_assert_uint_eq(a.ids[0], 10);
+	pidfdctl_args_free(&a);
+	assert_rejected(ARGV("wait", "12:"), "invalid PID '12:'");
+	assert_rejected(ARGV("wait", ":12"), "invalid PID ':12'");
+	assert_rejected(ARGV("wait", "12:0"), "invalid PID '12:0'");
+	assert_rejected(ARGV("wait", "12:x"), "invalid PID '12:x'");
+	assert_rejected(ARGV("wait", "12:-1"), "invalid PID '12:-1'");
+	assert_rejected(ARGV("wait", "12:18446744073709551616"), "invalid PID");
+	assert_rejected(ARGV("status", "0:5"), "invalid PID '0:5'");
+}
+END_TEST
+
 START_TEST(wait_pids_and_timeout)
 {
 	struct pidfdctl_args a;
@@ -793,7 +822,7 @@ static Suite *args_suite(void)
 	tcase_add_checked_fixture(tc, NULL, teardown);
 	pt_add_tests(tc, no_command, unknown_command, help_and_version,
 		     global_options_first,
-		     wait_pids_and_timeout, wait_count, wait_errors, durations, signals,
+		     wait_pids_and_timeout, pid_colon_id, wait_count, wait_errors, durations, signals,
 		     kill_options, kill_process_groups, kill_follow_ups, kill_errors, info_and_status, run_options,
 		     run_foreground, doctor_args, run_errors);
 	suite_add_tcase(s, tc);

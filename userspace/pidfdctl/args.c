@@ -47,12 +47,13 @@ void pidfdctl_print_help(FILE *out)
 	fputs(
 "Usage:\n"
 " pidfdctl wait [--timeout T] [--exited] [--count N] [--exit-status]\n"
-"               [--quiet] PID...\n"
+"               [--quiet] PID[:ID]...\n"
 " pidfdctl kill [-s SIG | -SIG | -N] [--thread|--thread-group|\n"
-"               --process-group] [--value N] [--timeout MS SIG]... PID...\n"
+"               --process-group] [--value N] [--timeout MS SIG]...\n"
+"               PID[:ID]...\n"
 " pidfdctl kill -l [SIG] | -L\n"
-" pidfdctl info [--json] PID\n"
-" pidfdctl status PID\n"
+" pidfdctl info [--json] PID[:ID]\n"
+" pidfdctl status PID[:ID]\n"
 " pidfdctl run [--timeout T] [--kill-after T] [-s SIG] [--preserve-status]\n"
 "              [--foreground] [--] CMD [ARG...]\n"
 " pidfdctl run [OPTION...] T CMD [ARG...]    (timeout(1)'s form)\n"
@@ -62,11 +63,13 @@ void pidfdctl_print_help(FILE *out)
 "kernel's own where it has what a command needs, the pidfd kernel\n"
 "module's (/dev/pidfd) for the rest.\n"
 "\n"
+"PID:ID: only the process whose identity (info's id) is ID.\n"
+"\n"
 "Commands:\n"
 " wait     wait for processes (any, not only children) to exit and print\n"
 "          how each exited, where the module recorded it\n"
 " kill     send a signal through a pidfd to each PID\n"
-" info     show what PIDFD_GET_INFO says about a process\n"
+" info     show a process's identity and what PIDFD_GET_INFO says of it\n"
 " status   print /proc/PID/status, opened through PIDFD_GET_PROCFD\n"
 " run      run CMD as timeout(1) does, supervised through a pidfd: in a\n"
 "          process group of its own with pidfdctl, which gets the timeout's\n"
@@ -143,6 +146,32 @@ int pidfdctl_parse_pid(const char *text, pid_t *pid)
 	if (errno || *end || value <= 0 || value > INT_MAX)
 		return -1;
 	*pid = (pid_t)value;
+	return 0;
+}
+
+int pidfdctl_parse_pid_id(const char *text, pid_t *pid, uint64_t *id)
+{
+	const char *colon = strchr(text, ':');
+	char number[16], *end;
+	unsigned long long value;
+	size_t len;
+
+	*id = 0;
+	if (!colon)
+		return pidfdctl_parse_pid(text, pid);
+	len = (size_t)(colon - text);
+	if (len == 0 || len >= sizeof(number))
+		return -1;
+	memcpy(number, text, len);
+	number[len] = '\0';
+	if (pidfdctl_parse_pid(number, pid) < 0 ||
+	    !isdigit((unsigned char)colon[1]))
+		return -1;
+	errno = 0;
+	value = strtoull(colon + 1, &end, 10);
+	if (errno || *end || value == 0)
+		return -1;
+	*id = value;
 	return 0;
 }
 
@@ -635,7 +664,8 @@ static int parse_pids(int argc, char **argv, struct pidfdctl_args *args,
 		      FILE *err)
 {
 	args->pids = calloc((size_t)argc, sizeof(*args->pids));
-	if (!args->pids) {
+	args->ids = calloc((size_t)argc, sizeof(*args->ids));
+	if (!args->pids || !args->ids) {
 		fprintf(err, "%s: out of memory\n", pidfdctl_progname());
 		return -1;
 	}
@@ -651,7 +681,8 @@ static int parse_pids(int argc, char **argv, struct pidfdctl_args *args,
 			args->pids[i] = -args->pids[i];
 			continue;
 		}
-		if (pidfdctl_parse_pid(argv[i], &args->pids[i]) < 0) {
+		if (pidfdctl_parse_pid_id(argv[i], &args->pids[i],
+					  &args->ids[i]) < 0) {
 			usage_error(err, "invalid PID '%s'", argv[i]);
 			return -1;
 		}
@@ -852,5 +883,7 @@ void pidfdctl_args_free(struct pidfdctl_args *args)
 	args->argv_copy = NULL;
 	free(args->pids);
 	args->pids = NULL;
+	free(args->ids);
+	args->ids = NULL;
 	args->npids = 0;
 }

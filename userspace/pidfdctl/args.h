@@ -49,10 +49,12 @@ struct pidfdctl_args {
 	int backend;	/* LIBPIDFD_BACKEND_*, or -1: the environment's */
 
 	/*
-	 * wait, kill, info, status: the PIDs (one for info and status);
-	 * kill: a negative one is a process group (kill(1)'s -PGID).
+	 * wait, kill, info, status: the PIDs (one for info and status), and
+	 * for each the process identity a PID:ID named, or 0; kill: a
+	 * negative one is a process group (kill(1)'s -PGID).
 	 */
 	pid_t *pids;
+	uint64_t *ids;
 	size_t npids;
 	char **argv_copy;	/* kill: argv with the -PGIDs after "--" */
 	int argc_copy;
@@ -110,6 +112,8 @@ void pidfdctl_print_version(FILE *out);
  */
 int pidfdctl_parse_duration(const char *text, int64_t *ms);
 int pidfdctl_parse_pid(const char *text, pid_t *pid);
+/* PID, or PID:ID (util-linux's PID:INODE), *@id 0 without one. */
+int pidfdctl_parse_pid_id(const char *text, pid_t *pid, uint64_t *id);
 /* A signal by number or by name, with or without SIG, RTMIN+n, RTMAX-n. */
 int pidfdctl_parse_signal(const char *text, int *sig);
 /* "SIGTERM", "SIGRTMIN+3"; buf is used for the latter. */

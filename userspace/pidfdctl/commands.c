@@ -109,12 +109,52 @@ static bool is_thread_id(pid_t pid)
 	return thread;
 }
 
-int pidfdctl_open(pid_t pid, unsigned int flags)
+/*
+ * PID:ID: is @fd's process the one @id names (0: none named)? Through the
+ * pidfd, which names its process for good: a PID that another process got
+ * is refused, as util-linux's kill refuses PID:INODE. 0, or -1 after
+ * saying why, errno ESRCH for another process.
+ */
+int pidfdctl_check_id(pid_t pid, uint64_t id, int fd)
+{
+	uint64_t have;
+	int err;
+
+	if (!id)
+		return 0;
+	if (libpidfd_get_id(fd, &have) < 0) {
+		err = errno;
+		if (err == ENOPKG)
+			pidfdctl_warn("%s", libpidfd_strerror(err));
+		else
+			pidfdctl_warn("cannot tell the identity of %d: %s",
+				      (int)pid, libpidfd_strerror(err));
+		errno = err;
+		return -1;
+	}
+	if (have != id) {
+		pidfdctl_warn("the process with PID %d is not %d:%" PRIu64
+			      " (its ID is %" PRIu64 ")", (int)pid, (int)pid,
+			      id, have);
+		errno = ESRCH;
+		return -1;
+	}
+	return 0;
+}
+
+int pidfdctl_open(pid_t pid, uint64_t id, unsigned int flags)
 {
 	int fd = libpidfd_open(pid, flags);
 
 	if (fd >= 0)
 		pidfdctl_say_pidfd(pid, fd);
+	if (fd >= 0 && pidfdctl_check_id(pid, id, fd) < 0) {
+		int err = errno;
+
+		close(fd);
+		errno = err;
+		return -1;
+	}
 	if (fd < 0) {
 		int err = errno;
 
@@ -197,6 +237,11 @@ int pidfdctl_wait(const struct pidfdctl_args *args)
 		pfds[i].events = POLLIN;
 		if (pfds[i].fd >= 0) {
 			pidfdctl_say_pidfd(args->pids[i], pfds[i].fd);
+			if (pidfdctl_check_id(args->pids[i], args->ids[i],
+					      pfds[i].fd) < 0) {
+				code = pidfdctl_failure(errno);
+				goto out;
+			}
 			continue;
 		}
 		/* Gone already: as if it had ended first. */
@@ -358,7 +403,7 @@ static int kill_group(const struct pidfdctl_args *args, pid_t pgid)
 	return PIDFDCTL_EXIT_FAILURE;
 }
 
-static int kill_one(const struct pidfdctl_args *args, pid_t pid)
+static int kill_one(const struct pidfdctl_args *args, pid_t pid, uint64_t id)
 {
 	siginfo_t info, *infop = NULL;
 	char name[32];
@@ -368,7 +413,7 @@ static int kill_one(const struct pidfdctl_args *args, pid_t pid)
 		return kill_group(args, -pid);
 
 	/* A thread's own pidfd for --thread: the kernel's need one. */
-	pidfd = pidfdctl_open(pid, args->scope == PIDFD_SIGNAL_THREAD ?
+	pidfd = pidfdctl_open(pid, id, args->scope == PIDFD_SIGNAL_THREAD ?
 				   PIDFD_THREAD : 0);
 	if (pidfd < 0)
 		return pidfdctl_failure(errno);
@@ -422,7 +467,7 @@ int pidfdctl_kill(const struct pidfdctl_args *args)
 	if (args->list_signals)
 		return list_signals();
 	for (size_t i = 0; i < args->npids; i++) {
-		int one = kill_one(args, args->pids[i]);
+		int one = kill_one(args, args->pids[i], args->ids[i]);
 
 		if (one == PIDFDCTL_EXIT_OK)
 			some_ok = true;
@@ -497,11 +542,13 @@ static void print_exit_json(int status)
 		printf("null");
 }
 
-static void print_info_text(const struct pidfd_dev_info *info,
+static void print_info_text(const struct pidfd_dev_info *info, uint64_t id,
 			    const uint64_t *ns_inodes)
 {
 	unsigned int i, shown = 0;
 
+	if (id)
+		printf("id:       %" PRIu64 "\n", id);
 	if (info->mask & PIDFD_INFO_PID) {
 		printf("pid:      %u\n", info->pid);
 		printf("tgid:     %u\n", info->tgid);
@@ -533,7 +580,7 @@ static void print_info_text(const struct pidfd_dev_info *info,
 }
 
 /* The keys are documented in pidfdctl(1). */
-static void print_info_json(const struct pidfd_dev_info *info,
+static void print_info_json(const struct pidfd_dev_info *info, uint64_t id,
 			    const uint64_t *ns_inodes, bool gone)
 {
 	const char *sep = "", *ns_sep = "";
@@ -543,6 +590,10 @@ static void print_info_json(const struct pidfd_dev_info *info,
 	printf("{");
 	FIELD("\"mask\": %s", "");
 	print_mask_json(info->mask);
+	if (id)
+		FIELD("\"id\": %" PRIu64, id);
+	else
+		FIELD("\"id\": %s", "null");
 	if (info->mask & PIDFD_INFO_PID) {
 		FIELD("\"pid\": %u", info->pid);
 		FIELD("\"tgid\": %u", info->tgid);
@@ -591,14 +642,16 @@ static void print_info_json(const struct pidfd_dev_info *info,
 
 int pidfdctl_info(const struct pidfdctl_args *args)
 {
-	uint64_t ns_inodes[PIDFD_NS_KINDS];
+	uint64_t ns_inodes[PIDFD_NS_KINDS], id;
 	struct pidfd_dev_info info;
 	int pidfd, ret, err;
 	bool gone = false;
 
-	pidfd = pidfdctl_open(args->pids[0], 0);
+	pidfd = pidfdctl_open(args->pids[0], args->ids[0], 0);
 	if (pidfd < 0)
 		return pidfdctl_failure(errno);
+	if (libpidfd_get_id(pidfd, &id) < 0)
+		id = 0;	/* a kernel pidfd before 6.9 without the module */
 	memset(&info, 0, sizeof(info));
 	info.mask = PIDFD_INFO_PID | PIDFD_INFO_CREDS | PIDFD_INFO_CGROUPID |
 		    PIDFD_INFO_EXIT | PIDFD_INFO_SUPPORTED_MASK;
@@ -613,9 +666,9 @@ int pidfdctl_info(const struct pidfdctl_args *args)
 		return pidfdctl_failure(err);
 	}
 	if (args->json)
-		print_info_json(&info, ns_inodes, gone);
+		print_info_json(&info, id, ns_inodes, gone);
 	else
-		print_info_text(&info, ns_inodes);
+		print_info_text(&info, id, ns_inodes);
 	return PIDFDCTL_EXIT_OK;
 }
 
@@ -626,7 +679,7 @@ int pidfdctl_status(const struct pidfdctl_args *args)
 	char buf[4096];
 	ssize_t n;
 
-	pidfd = pidfdctl_open(pid, 0);
+	pidfd = pidfdctl_open(pid, args->ids[0], 0);
 	if (pidfd < 0)
 		return pidfdctl_failure(errno);
 	dirfd = libpidfd_open_procdir(pidfd);

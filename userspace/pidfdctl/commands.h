@@ -16,8 +16,13 @@ int pidfdctl_doctor(const struct pidfdctl_args *args);
 
 /* Errors on stderr, prefixed with the program name. */
 void pidfdctl_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Open a pidfd, or say why not; errno is kept. */
-int pidfdctl_open(pid_t pid, unsigned int flags);
+/*
+ * Open a pidfd for @pid, of the process identity @id names unless @id is
+ * 0 (PID:ID), or say why not; errno is kept (ESRCH: another process).
+ */
+int pidfdctl_open(pid_t pid, uint64_t id, unsigned int flags);
+/* Does @fd name the process @id names (0: any)? 0, or -1 after saying. */
+int pidfdctl_check_id(pid_t pid, uint64_t id, int fd);
 /* --verbose: say which kind of pidfd each PID got. */
 extern bool pidfdctl_verbose;
 void pidfdctl_say_pidfd(pid_t pid, int pidfd);
