@@ -44,13 +44,14 @@
  * context (rhashtable's bucket locks disable softirqs, and may allocate):
  * a last reference dropped by the irq_work hands the free to a work item.
  *
- * A target also carries its struct pid's identity: the inode every pidfd
- * of it is a file on, numbered pid->ino where the kernel has it (6.9+),
- * else from a counter of the module's (docs/design.md, "Process
- * identity"). Without pid->ino the number must outlive the pidfds, for as
- * long as the process lives: there the process itself holds a reference
- * to its target from the target's creation until sched_process_free
- * finishes the target, which hands that reference to the wakeup.
+ * A target also carries its struct pid's identity (docs/design.md,
+ * "Process identity"): a number, pid->ino where the kernel has it (6.9+),
+ * else from a counter of the module's, and while pidfds of it are open the
+ * inode they are files on, numbered so. Without pid->ino the number must
+ * outlive the pidfds, for as long as the process lives: there the process
+ * itself holds a reference to its target from the target's creation until
+ * sched_process_free finishes the target, which hands that reference to
+ * the wakeup. The inode goes with the last pidfd, the number stays.
  */
 #include <linux/cgroup.h>
 #include <linux/irq_work.h>
@@ -82,7 +83,6 @@ struct pidfd_target {
 		struct rcu_head rcu;
 	};
 	struct pid *pid;		/* counted reference */
-	struct inode *inode;		/* counted; its i_ino is the identity */
 	/*
 	 * Open pidfd files, a queued wakeup; before 6.9 also the process
 	 * until its target is finished (@released).
@@ -96,9 +96,11 @@ struct pidfd_target {
 	 * core-dumping signal the process dequeued with a pidfd open
 	 * (signal_deliver), and its dumpability then: what a dump it starts
 	 * is made with. Recorded on the process's target. Small types, so
-	 * that the record stays at 80 bytes: any user can make the kernel
+	 * that the record stays at 96 bytes: any user can make the kernel
 	 * keep one per process.
 	 */
+	struct inode *inode;		/* counted while @files, else NULL */
+	unsigned int files;		/* open pidfds on @inode */
 	bool released;			/* the pid's last task was freed */
 	bool exit_recorded;
 	bool dump_signal_seen;
@@ -107,6 +109,7 @@ struct pidfd_target {
 	u64 exit_cgroupid;
 	int dump_signal;
 	int dump_code;			/* its si_code */
+	u64 ino;			/* the identity, @inode's i_ino */
 };
 
 /* The fields others see (pidfd_file_pid(), pidfd_install()). */
@@ -115,9 +118,57 @@ struct pid *pidfd_target_pid(const struct pidfd_target *target)
 	return target->pid;
 }
 
-struct inode *pidfd_target_inode(const struct pidfd_target *target)
+/**
+ * pidfd_target_inode_get - the inode for a new pidfd of @target
+ * @target: the target, with a user
+ *
+ * The inode is made for the first open pidfd and goes with the last
+ * (pidfd_target_inode_put()); its number is the target's, whenever made.
+ *
+ * Return: the inode with a reference for the new file, or an ERR_PTR().
+ */
+struct inode *pidfd_target_inode_get(struct pidfd_target *target)
 {
-	return target->inode;
+	struct inode *fresh = NULL, *inode;
+
+	for (;;) {
+		raw_spin_lock_irq(&target->lock);
+		inode = target->inode;
+		if (!inode && fresh) {
+			/* The target's own reference is the one made. */
+			target->inode = fresh;
+			inode = fresh;
+			fresh = NULL;
+		}
+		if (inode) {
+			target->files++;
+			ihold(inode);
+		}
+		raw_spin_unlock_irq(&target->lock);
+		if (inode)
+			break;
+		fresh = pidfd_inode_new(target->ino);
+		if (IS_ERR(fresh))
+			return fresh;
+	}
+	if (fresh)
+		iput(fresh);	/* another pidfd's open made one first */
+	return inode;
+}
+
+/* A pidfd of @target is gone (process context): the last takes the inode. */
+void pidfd_target_inode_put(struct pidfd_target *target)
+{
+	struct inode *last = NULL;
+
+	raw_spin_lock_irq(&target->lock);
+	if (!--target->files) {
+		last = target->inode;
+		target->inode = NULL;
+	}
+	raw_spin_unlock_irq(&target->lock);
+	if (last)
+		iput(last);
 }
 
 /*
@@ -444,12 +495,7 @@ static struct pidfd_target *target_create(struct pid *pid)
 	fresh = kmem_cache_zalloc(target_cache, GFP_KERNEL);
 	if (!fresh)
 		return ERR_PTR(-ENOMEM);
-	fresh->inode = pidfd_inode_new(target_ino(pid));
-	if (IS_ERR(fresh->inode)) {
-		err = PTR_ERR(fresh->inode);
-		kmem_cache_free(target_cache, fresh);
-		return ERR_PTR(err);
-	}
+	fresh->ino = target_ino(pid);
 	fresh->pid = get_pid(pid);
 	/* The opener's pidfd, and before 6.9 the process (finish_target). */
 	refcount_set(&fresh->users, PIDFD_KERNEL_PID_INO ? 1 : 2);
@@ -468,7 +514,6 @@ static struct pidfd_target *target_create(struct pid *pid)
 	rcu_read_unlock();
 	if (err) {
 		atomic_dec(&pidfd_live_targets);
-		iput(fresh->inode);
 		put_pid(fresh->pid);
 		kmem_cache_free(target_cache, fresh);
 		return ERR_PTR(-ENOMEM);	/* the table could not grow */
@@ -522,15 +567,11 @@ static void target_free_rcu(struct rcu_head *rcu)
 	kmem_cache_free(target_cache, target);
 }
 
-/*
- * Out of the table; freed once no lockless reader can see it. The inode
- * goes now: only a pidfd_install() that holds a user touches it, and
- * iput() may sleep.
- */
+/* Out of the table; freed once no lockless reader can see it. */
 static void target_free(struct pidfd_target *target)
 {
+	WARN_ON_ONCE(target->inode);	/* its pidfds are all gone */
 	rhltable_remove(&targets, &target->by_nr, targets_params);
-	iput(target->inode);
 	atomic_dec(&pidfd_live_targets);
 	call_rcu(&target->rcu, target_free_rcu);
 }
@@ -712,8 +753,7 @@ static void target_free_unused(void *ptr, void *arg)
 {
 	struct pidfd_target *target = ptr;
 
-	WARN_ON_ONCE(refcount_read(&target->users) != 1);
-	iput(target->inode);
+	WARN_ON_ONCE(refcount_read(&target->users) != 1 || target->inode);
 	put_pid(target->pid);
 	atomic_dec(&pidfd_live_targets);
 	kmem_cache_free(target_cache, target);
@@ -723,10 +763,10 @@ int pidfd_exit_track_init(void)
 {
 	int i, err;
 
-	/* The record's layout keeps it at 80 bytes (pidfd_internal.h). */
+	/* The record's layout keeps it at 96 bytes (pidfd_internal.h). */
 	BUILD_BUG_ON(!IS_ENABLED(CONFIG_DEBUG_SPINLOCK) &&
 		     !IS_ENABLED(CONFIG_DEBUG_LOCK_ALLOC) &&
-		     sizeof(struct pidfd_target) > 80);
+		     sizeof(struct pidfd_target) > 96);
 	/* An identity is 64 bits wide, and i_ino must hold it. */
 	BUILD_BUG_ON(sizeof(((struct inode *)NULL)->i_ino) < sizeof(u64));
 	atomic64_set(&last_ino, ktime_get_boottime_ns());

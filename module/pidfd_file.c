@@ -3,9 +3,9 @@
  * The pidfd file type: a file that pins a struct pid, on an inode of the
  * module's own pseudo filesystem that looks like an anon inode.
  *
- * Every pidfd of one struct pid is a file on the one inode its target
- * holds (exit_track.c), whose number is that struct pid's identity
- * (docs/design.md, "Process identity"). The filesystem is anon_inodefs
+ * Every open pidfd of one struct pid is a file on one inode, which its
+ * target holds while they are open (exit_track.c), numbered with that
+ * struct pid's identity (docs/design.md, "Process identity"). The filesystem is anon_inodefs
  * as far as userspace can tell: the magic ANON_INODE_FS_MAGIC in statfs
  * (never PID_FS_MAGIC, which promises pidfs's semantics), files named
  * "anon_inode:[pidfd]", inodes of mode 0600 owned by root.
@@ -83,7 +83,7 @@ void pidfd_fs_exit(void)
 }
 
 /**
- * pidfd_inode_new - the inode of a new target
+ * pidfd_inode_new - the inode for the pidfds of a target
  * @ino: its number, the identity of the target's struct pid
  *
  * Return: a referenced inode, or an ERR_PTR().
@@ -140,6 +140,7 @@ static int pidfd_release(struct inode *inode, struct file *file)
 	/* The file's credentials are its opener's, the ones to kill as. */
 	if (file->f_flags & PIDFD_AUTOKILL)
 		pidfd_autokill(pidfd_target_pid(target), file->f_cred);
+	pidfd_target_inode_put(target);
 	pidfd_target_put(target);
 	atomic_dec(&pidfd_live_files);
 	return 0;
@@ -265,15 +266,20 @@ int pidfd_install(struct pid *pid, unsigned int flags)
 	 * The file holds the module (released by __fput()'s fops_put(), as
 	 * for anon_inode_getfile()) and a reference to the target's inode.
 	 */
+	inode = pidfd_target_inode_get(target);
+	if (IS_ERR(inode)) {
+		put_unused_fd(fd);
+		fd = PTR_ERR(inode);
+		goto err_put_target;
+	}
 	__module_get(THIS_MODULE);
-	inode = pidfd_target_inode(target);
-	ihold(inode);
 	file = alloc_file_pseudo(inode, pidfd_mnt, "[pidfd]",
 				 O_RDWR | (flags & PIDFD_NONBLOCK),
 				 &pidfd_file_fops);
 	if (IS_ERR(file)) {
-		iput(inode);
 		module_put(THIS_MODULE);
+		iput(inode);
+		pidfd_target_inode_put(target);
 		put_unused_fd(fd);
 		fd = PTR_ERR(file);
 		goto err_put_target;

@@ -25,7 +25,8 @@
  */
 struct pidfd_target;
 struct pid *pidfd_target_pid(const struct pidfd_target *target);
-struct inode *pidfd_target_inode(const struct pidfd_target *target);
+struct inode *pidfd_target_inode_get(struct pidfd_target *target);
+void pidfd_target_inode_put(struct pidfd_target *target);
 
 /* What a target's exit left, for PIDFD_GET_INFO. */
 struct pidfd_exit_record {
