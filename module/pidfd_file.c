@@ -1,20 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The pidfd file type: a file that pins a struct pid, on an inode of the
- * module's own pseudo filesystem that looks like an anon inode.
+ * The pidfd file type: a file that pins a struct pid, on an inode of its
+ * own on anon_inodefs.
  *
  * Every open pidfd of one struct pid is a file on one inode, which its
  * target holds while they are open (exit_track.c), numbered with that
- * struct pid's identity (docs/design.md, "Process identity"). The filesystem is anon_inodefs
- * as far as userspace can tell: the magic ANON_INODE_FS_MAGIC in statfs
- * (never PID_FS_MAGIC, which promises pidfs's semantics), files named
- * "anon_inode:[pidfd]", inodes of mode 0600 owned by root.
+ * struct pid's identity (docs/design.md, "Process identity"). The inodes
+ * are made on the kernel's anon_inodefs, as anon_inode_make_secure_inode()
+ * makes them: statfs gives ANON_INODE_FS_MAGIC (never PID_FS_MAGIC, which
+ * promises pidfs's semantics), the files are named "anon_inode:[pidfd]" by
+ * anon_inodefs itself, and nothing of a file but its f_op is module
+ * memory, which __fput() lets go before the dentry, inode and mount: a
+ * pidfd closed while the module unloads touches no freed code or data.
  */
+#include <linux/anon_inodes.h>
 #include <linux/cred.h>
 #include <linux/file.h>
 #include <linux/module.h>
 #include <linux/mount.h>
-#include <linux/pseudo_fs.h>
 #include <linux/pid_namespace.h>
 #include <linux/poll.h>
 #include <linux/proc_fs.h>
@@ -26,60 +29,26 @@
 
 atomic_t pidfd_live_files = ATOMIC_INIT(0);
 
-static struct vfsmount *pidfd_mnt;
-
-/*
- * What readlink(2) of /proc/<pid>/fd/<n> shows, as anon_inodefs and pidfs
- * show it. The name ends at the end of @buffer (d_path()'s rule, that of
- * the kernel's dynamic_dname(), which is not exported).
- */
-static char *pidfd_fs_dname(struct dentry *dentry, char *buffer, int buflen)
-{
-	static const char name[] = "anon_inode:[pidfd]";
-
-	if (buflen < (int)sizeof(name))
-		return ERR_PTR(-ENAMETOOLONG);
-	buffer += buflen - sizeof(name);
-	memcpy(buffer, name, sizeof(name));
-	return buffer;
-}
-
-static const struct dentry_operations pidfd_fs_dentry_ops = {
-	.d_dname	= pidfd_fs_dname,
-};
-
-static int pidfd_fs_init_fs_context(struct fs_context *fc)
-{
-	struct pseudo_fs_context *ctx;
-
-	ctx = init_pseudo(fc, ANON_INODE_FS_MAGIC);
-	if (!ctx)
-		return -ENOMEM;
-	ctx->dops = &pidfd_fs_dentry_ops;
-	return 0;
-}
-
-/*
- * Mounted once, internally (never registered: it cannot be mounted by
- * name, and /proc/filesystems does not list it). No .owner: a mount pins
- * its type's module, and the module would never unload.
- */
-static struct file_system_type pidfd_fs_type = {
-	.name			= "pidfd_dkms",
-	.init_fs_context	= pidfd_fs_init_fs_context,
-	.kill_sb		= kill_anon_super,
-};
+/* anon_inodefs's mount, referenced (its symbol is not exported). */
+static struct vfsmount *pidfd_anon_mnt;
 
 int pidfd_fs_init(void)
 {
-	pidfd_mnt = kern_mount(&pidfd_fs_type);
-	return PTR_ERR_OR_ZERO(pidfd_mnt);
+	static const struct file_operations probe_fops;
+	struct file *probe;
+
+	/* Any anon inode file is on anon_inodefs's one internal mount. */
+	probe = anon_inode_getfile("[pidfd]", &probe_fops, NULL, O_RDONLY);
+	if (IS_ERR(probe))
+		return PTR_ERR(probe);
+	pidfd_anon_mnt = mntget(probe->f_path.mnt);
+	fput(probe);
+	return 0;
 }
 
-/* After every inode is gone: every file and every target. */
 void pidfd_fs_exit(void)
 {
-	kern_unmount(pidfd_mnt);
+	mntput(pidfd_anon_mnt);
 }
 
 /**
@@ -92,7 +61,7 @@ struct inode *pidfd_inode_new(u64 ino)
 {
 	struct inode *inode;
 
-	inode = alloc_anon_inode(pidfd_mnt->mnt_sb);
+	inode = alloc_anon_inode(pidfd_anon_mnt->mnt_sb);
 	if (IS_ERR(inode))
 		return inode;
 	inode->i_ino = ino;
@@ -273,7 +242,7 @@ int pidfd_install(struct pid *pid, unsigned int flags)
 		goto err_put_target;
 	}
 	__module_get(THIS_MODULE);
-	file = alloc_file_pseudo(inode, pidfd_mnt, "[pidfd]",
+	file = alloc_file_pseudo(inode, pidfd_anon_mnt, "[pidfd]",
 				 O_RDWR | (flags & PIDFD_NONBLOCK),
 				 &pidfd_file_fops);
 	if (IS_ERR(file)) {
