@@ -292,15 +292,18 @@ check-matrix: guest
 # wild-memory-access in rcu_is_watching() before any module is loaded,
 # from an interrupt taken inside identify_cpu() on the boot CPU (about one
 # boot in five under TCG's -cpu max; none in 20 boots without la57).
-# The stress and the fuzzer shorter than 120 s and 1 000 000 calls there:
-# under KASAN they cost 2-4 times as much, and the generic kernels run
-# them in full (CI's budget, docs/testing.md).
+# The stress, the fuzzer and the identity's processes shorter than 120 s,
+# 1 000 000 calls and 100 000 processes there: under KASAN they cost 2-4
+# times as much, and the generic kernels run them in full (CI's budget,
+# docs/testing.md).
 PIDFD_DEBUG_STRESS_SECONDS ?= 60
 PIDFD_DEBUG_FUZZ_ITERATIONS ?= 250000
+PIDFD_DEBUG_IDENTITY_PROCESSES ?= 20000
 PIDFD_DEBUG_VM_CPU ?= max,cx16=off,la57=off
 check-debug: guest $(DEBUG_TESTS)
 	PIDFD_STRESS_SECONDS=$(PIDFD_DEBUG_STRESS_SECONDS) \
 		PIDFD_FUZZ_ITERATIONS=$(PIDFD_DEBUG_FUZZ_ITERATIONS) \
+		PIDFD_IDENTITY_PROCESSES=$(PIDFD_DEBUG_IDENTITY_PROCESSES) \
 		PIDFD_VM_CPU=$${PIDFD_VM_CPU:-$(PIDFD_DEBUG_VM_CPU)} \
 		PIDFD_VM_MEMORY=2048 PIDFD_VM_BOOT_TIMEOUT=180 \
 		PIDFD_VM_EXTRA_SUITES="$(DEBUG_TESTS)" vm/check 6.1-debug

@@ -25,9 +25,26 @@
 
 #define REOPEN_ARG	"--identity-reopen"
 
-/* How many processes the distinctness test makes, and how long it may take. */
+/*
+ * How many processes the distinctness test makes (PIDFD_IDENTITY_PROCESSES,
+ * default MANY), and how long it may take.
+ */
 #define MANY		100000
 #define MANY_TIMEOUT	900
+
+static int many_processes(void)
+{
+	const char *env = getenv("PIDFD_IDENTITY_PROCESSES");
+	char *end;
+	long n;
+
+	if (!env || !*env)
+		return MANY;
+	n = strtol(env, &end, 10);
+	ck_assert_msg(!*end && n >= 2 && n <= 10 * MANY,
+		      "PIDFD_IDENTITY_PROCESSES=%s: not 2 to %d", env, 10 * MANY);
+	return n;
+}
 
 static uint64_t ino_of(int fd)
 {
@@ -152,15 +169,16 @@ static int cmp_pid(const void *a, const void *b)
 }
 
 /*
- * MANY processes, one after another, each identified through a module
+ * Many processes, one after another, each identified through a module
  * pidfd while a zombie: every identity differs, though the numbers are
  * reused (every other process takes its predecessor's number through
  * ns_last_pid, and the rest wrap around pid_max).
  */
 START_TEST(distinct_under_reuse)
 {
-	uint64_t *ids = calloc(MANY, sizeof(*ids));
-	pid_t *nrs = calloc(MANY, sizeof(*nrs));
+	int many = many_processes();
+	uint64_t *ids = calloc(many, sizeof(*ids));
+	pid_t *nrs = calloc(many, sizeof(*nrs));
 	bool pidfs = kernel_has_pidfs();
 	int i, reused = 0, fd, last_pid_fd;
 	pid_t pid, last = 0;
@@ -168,7 +186,7 @@ START_TEST(distinct_under_reuse)
 	ck_assert(ids && nrs);
 	last_pid_fd = open("/proc/sys/kernel/ns_last_pid", O_WRONLY | O_CLOEXEC);
 	ck_assert_msg(last_pid_fd >= 0, "ns_last_pid: %m");
-	for (i = 0; i < MANY; i++) {
+	for (i = 0; i < many; i++) {
 		pid = quick_zombie_at(last_pid_fd, i % 2 ? last : 0);
 		ck_assert_msg(pid > 0, "fork %d: %m", i);
 		fd = pt_open_ok(pid, 0);
@@ -185,16 +203,16 @@ START_TEST(distinct_under_reuse)
 		last = pid;
 	}
 	close(last_pid_fd);
-	qsort(ids, MANY, sizeof(*ids), cmp_u64);
-	for (i = 1; i < MANY; i++)
+	qsort(ids, many, sizeof(*ids), cmp_u64);
+	for (i = 1; i < many; i++)
 		ck_assert_msg(ids[i] != ids[i - 1],
 			      "identity %" PRIu64 " given twice", ids[i]);
-	qsort(nrs, MANY, sizeof(*nrs), cmp_pid);
-	for (i = 1, fd = 0; i < MANY; i++)
+	qsort(nrs, many, sizeof(*nrs), cmp_pid);
+	for (i = 1, fd = 0; i < many; i++)
 		fd += nrs[i] == nrs[i - 1];
 	printf("[identity] %d processes, %d numbers reused (%d forced), "
-	       "%d distinct identities\n", MANY, fd, reused, MANY);
-	ck_assert_msg(reused > MANY / 4, "only %d numbers reused", reused);
+	       "%d distinct identities\n", many, fd, reused, many);
+	ck_assert_msg(reused > many / 4, "only %d numbers reused", reused);
 	free(ids);
 	free(nrs);
 }
