@@ -243,7 +243,8 @@ endif
 # with the host unit tests and the header matrix (its gcc's standards:
 # C23 from gcc 14) run there. Bullseye's also builds the programs
 # that test 5.10 with the userspace a 5.10 user has (vm/check takes them
-# from $(BUILD)/release-bullseye/guest for that kernel).
+# from $(BUILD)/release-bullseye/guest for that kernel, while its
+# source-stamp is this tree's).
 RELEASES ?= bullseye bookworm trixie sid
 RELEASE_GUEST_PROGS := pidfdctl check_libpidfd check_native_libpidfd check_pidfdctl \
 	check_native_pidfdctl check_backends check_seed_example \
@@ -253,8 +254,10 @@ check-releases:
 	@set -e; for r in $(RELEASES); do \
 		progs=; [ $$r != bullseye ] || progs=release-guest; \
 		echo "== the userspace on $$r"; \
+		rm -f $(BUILD)/release-$$r/source-stamp; \
 		vm/chroot userspace $$r $(CURDIR) $(abspath $(BUILD))/release-$$r check-unit \
 			check-headers $$progs; \
+		vm/source-stamp >$(BUILD)/release-$$r/source-stamp; \
 	done
 .PHONY: release-guest
 release-guest: $(addprefix $(GUEST)/,$(RELEASE_GUEST_PROGS))
