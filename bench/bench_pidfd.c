@@ -20,7 +20,8 @@
  *  4. kernel memory per pidfd (slab), and what of it is charged to the
  *     caller's memory cgroup.
  *
- * PIDFD_BENCH_MODE=short runs every part with small counts (make check).
+ * PIDFD_BENCH_MODE=short runs every part with small counts (make check);
+ * PIDFD_BENCH_MODE=memory only the fourth, with the full counts.
  * Lines starting with "BENCH-DATA" are for the plot (bench/run).
  */
 #include <errno.h>
@@ -1280,6 +1281,7 @@ int main(void)
 {
 	const char *mode = getenv("PIDFD_BENCH_MODE");
 	struct pidfd_dev_info info = { .mask = PIDFD_INFO_PID };
+	bool memory_only = mode && !strcmp(mode, "memory");
 	int probe;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -1297,13 +1299,15 @@ int main(void)
 	if (probe >= 0)
 		close(probe);
 	printf("bench_pidfd: %s mode; module %s%s%s\n",
-	       cfg == &short_config ? "short" : "full", module_path,
-	       module_params[0] ? " " : "", module_params);
+	       memory_only ? "memory" : cfg == &short_config ? "short" : "full",
+	       module_path, module_params[0] ? " " : "", module_params);
 
-	bench_per_call();
-	bench_breakdown();
-	bench_system();
-	bench_exit_notification();
+	if (!memory_only) {
+		bench_per_call();
+		bench_breakdown();
+		bench_system();
+		bench_exit_notification();
+	}
 	bench_memory();
 	load_module();	/* the harness unloads it and checks for leaks */
 	printf("\nbench_pidfd: done\n");
