@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 
 #ifndef PID_FS_MAGIC
@@ -31,6 +32,7 @@
  */
 #define MANY		100000
 #define MANY_TIMEOUT	900
+#define MANY_WORKERS	2	/* the VM's CPUs (vm/run) */
 
 static int many_processes(void)
 {
@@ -168,53 +170,103 @@ static int cmp_pid(const void *a, const void *b)
 	return *(const pid_t *)a - *(const pid_t *)b;
 }
 
+/* What the workers of distinct_under_reuse share with the test. */
+struct many_share {
+	int reused[MANY_WORKERS];	/* numbers forced onto the last one */
+	char msg[MANY_WORKERS][160];	/* why a worker failed */
+	uint64_t *ids;			/* each process's identity */
+	pid_t *nrs;			/* and its number, in its namespace */
+};
+
 /*
- * Many processes, one after another, each identified through a module
- * pidfd while a zombie: every identity differs, though the numbers are
- * reused (every other process takes its predecessor's number through
- * ns_last_pid, and the rest wrap around pid_max).
+ * One worker: @count processes one after another, as init of a pid
+ * namespace of its own (so that its ns_last_pid is its own), each
+ * identified through a module pidfd while a zombie. Returns 0, or 1 with
+ * the reason in @sh's msg[@w].
+ */
+static int many_worker(struct many_share *sh, int w, int first, int count,
+		       bool pidfs)
+{
+	char *msg = sh->msg[w];
+	int i, fd, last_pid_fd;
+	pid_t pid, last = 0;
+	uint64_t id;
+
+	last_pid_fd = open("/proc/sys/kernel/ns_last_pid", O_WRONLY | O_CLOEXEC);
+	if (last_pid_fd < 0)
+		return snprintf(msg, 160, "ns_last_pid: %m"), 1;
+	for (i = 0; i < count; i++) {
+		pid = quick_zombie_at(last_pid_fd, i % 2 ? last : 0);
+		if (pid <= 0)
+			return snprintf(msg, 160, "fork %d: %m", i), 1;
+		fd = pt_open(pid, 0);
+		if (fd < 0)
+			return snprintf(msg, 160, "open %d: %m", pid), 1;
+		id = ino_of(fd);
+		close(fd);
+		/* On 6.9+ the kernel's number, every 1000th time. */
+		if (pidfs && i % 1000 == 0 && id != kernel_id(pid, 0))
+			return snprintf(msg, 160, "pid %d: module %" PRIu64
+					", kernel %" PRIu64, pid, id,
+					kernel_id(pid, 0)), 1;
+		if (pt_reap(pid) != 0)
+			return snprintf(msg, 160, "reap %d", pid), 1;
+		sh->reused[w] += i % 2 && pid == last;
+		sh->ids[first + i] = id;
+		sh->nrs[first + i] = pid;
+		last = pid;
+	}
+	return 0;
+}
+
+/*
+ * Many processes, each identified through a module pidfd while a zombie:
+ * every identity differs, though the numbers are reused (every other
+ * process takes its predecessor's number through ns_last_pid, the rest
+ * wrap around pid_max, and the workers' namespaces give the same numbers
+ * again). The workers run at once, one per CPU the VM has.
  */
 START_TEST(distinct_under_reuse)
 {
 	int many = many_processes();
-	uint64_t *ids = calloc(many, sizeof(*ids));
-	pid_t *nrs = calloc(many, sizeof(*nrs));
+	struct many_share *sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+				     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	bool pidfs = kernel_has_pidfs();
-	int i, reused = 0, fd, last_pid_fd;
-	pid_t pid, last = 0;
+	int i, w, dup, reused = 0, per = many / MANY_WORKERS;
+	pid_t worker[MANY_WORKERS];
 
-	ck_assert(ids && nrs);
-	last_pid_fd = open("/proc/sys/kernel/ns_last_pid", O_WRONLY | O_CLOEXEC);
-	ck_assert_msg(last_pid_fd >= 0, "ns_last_pid: %m");
-	for (i = 0; i < many; i++) {
-		pid = quick_zombie_at(last_pid_fd, i % 2 ? last : 0);
-		ck_assert_msg(pid > 0, "fork %d: %m", i);
-		fd = pt_open_ok(pid, 0);
-		ids[i] = ino_of(fd);
-		/* On 6.9+ the kernel's number, every 1000th time. */
-		if (pidfs && i % 1000 == 0)
-			ck_assert_msg(ids[i] == kernel_id(pid, 0),
-				      "pid %d: module %" PRIu64 ", kernel %" PRIu64,
-				      pid, ids[i], kernel_id(pid, 0));
-		close(fd);
-		ck_assert_int_eq(pt_reap(pid), 0);
-		reused += i % 2 && pid == last;
-		nrs[i] = pid;
-		last = pid;
+	ck_assert(sh != MAP_FAILED);
+	sh->ids = mmap(NULL, many * sizeof(*sh->ids), PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	sh->nrs = mmap(NULL, many * sizeof(*sh->nrs), PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ck_assert(sh->ids != MAP_FAILED && sh->nrs != MAP_FAILED);
+	for (w = 0; w < MANY_WORKERS; w++) {
+		worker[w] = pt_clone(CLONE_NEWPID);
+		ck_assert_msg(worker[w] >= 0, "clone: %m");
+		if (worker[w] == 0)
+			_exit(many_worker(sh, w, w * per,
+					  w == MANY_WORKERS - 1 ? many - w * per : per,
+					  pidfs));
 	}
-	close(last_pid_fd);
-	qsort(ids, many, sizeof(*ids), cmp_u64);
+	for (w = 0; w < MANY_WORKERS; w++) {
+		ck_assert_msg(pt_reap(worker[w]) == 0, "worker %d: %s", w,
+			      sh->msg[w]);
+		reused += sh->reused[w];
+	}
+	qsort(sh->ids, many, sizeof(*sh->ids), cmp_u64);
 	for (i = 1; i < many; i++)
-		ck_assert_msg(ids[i] != ids[i - 1],
-			      "identity %" PRIu64 " given twice", ids[i]);
-	qsort(nrs, many, sizeof(*nrs), cmp_pid);
-	for (i = 1, fd = 0; i < many; i++)
-		fd += nrs[i] == nrs[i - 1];
+		ck_assert_msg(sh->ids[i] != sh->ids[i - 1],
+			      "identity %" PRIu64 " given twice", sh->ids[i]);
+	qsort(sh->nrs, many, sizeof(*sh->nrs), cmp_pid);
+	for (i = 1, dup = 0; i < many; i++)
+		dup += sh->nrs[i] == sh->nrs[i - 1];
 	printf("[identity] %d processes, %d numbers reused (%d forced), "
-	       "%d distinct identities\n", many, fd, reused, many);
+	       "%d distinct identities\n", many, dup, reused, many);
 	ck_assert_msg(reused > many / 4, "only %d numbers reused", reused);
-	free(ids);
-	free(nrs);
+	munmap(sh->ids, many * sizeof(*sh->ids));
+	munmap(sh->nrs, many * sizeof(*sh->nrs));
+	munmap(sh, sizeof(*sh));
 }
 END_TEST
 
