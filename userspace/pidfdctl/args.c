@@ -96,9 +96,9 @@ void pidfdctl_print_help(FILE *out)
 "     --process-group   kill: signal the process group PID leads\n"
 "     --value N         kill: queue the integer N with the signal, as\n"
 "                       sigqueue(3) does\n"
-" -l, --list [SIG]      kill: list signal numbers and names; with SIG, give\n"
-"                       the name of a number (or of 128 + N) or the number\n"
-"                       of a name\n"
+" -l, --list[=SIG]      kill: list signal numbers and names; with SIG, give\n"
+"                       the name of a number (or of 128 + N), the number\n"
+"                       of a name, or the names in a mask 0xHEX\n"
 " -L, --table           kill: list signal numbers and names\n"
 " -j, --json            info, doctor: print JSON\n"
 " -k, --kill-after T    run: send KILL if CMD still runs T after the signal\n"
@@ -352,7 +352,7 @@ static const struct option long_options[] = {
 	{ "exit-status",	no_argument,		NULL, 'x' },
 	{ "quiet",		no_argument,		NULL, 'q' },
 	{ "signal",		required_argument,	NULL, 's' },
-	{ "list",		no_argument,		NULL, 'l' },
+	{ "list",		optional_argument,	NULL, 'l' },
 	{ "table",		no_argument,		NULL, 'L' },
 	{ "thread",		no_argument,		NULL, OPT_THREAD },
 	{ "thread-group",	no_argument,		NULL, OPT_THREAD_GROUP },
@@ -615,6 +615,9 @@ static int parse_options(int argc, char **argv, const char *cmdname,
 		case 'l':
 		case 'L':
 			args->list_signals = true;
+			/* util-linux's --list=SIG, the same as -l SIG */
+			if (optarg)
+				args->list_arg = optarg;
 			break;
 		case OPT_THREAD:
 			if (set_scope(args, PIDFD_SIGNAL_THREAD, err) < 0)
@@ -800,11 +803,12 @@ int pidfdctl_parse(int argc, char **argv, struct pidfdctl_args *args,
 	case PIDFDCTL_KILL:
 		if (args->list_signals) {
 			/* kill(1)'s "-l SIG": one name or number to translate. */
-			if (argc > 1) {
+			if (argc > (args->list_arg ? 0 : 1)) {
 				usage_error(err, "kill: --list takes one signal at most");
 				return -1;
 			}
-			args->list_arg = argc ? argv[0] : NULL;
+			if (argc)
+				args->list_arg = argv[0];
 			return 0;
 		}
 		if (args->has_value && args->signal == 0) {

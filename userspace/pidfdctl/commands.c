@@ -309,14 +309,44 @@ out:
 }
 
 /*
+ * kill -l 0xMASK, as util-linux's: the name of every signal whose bit is
+ * set (bit N - 1 for signal N, as /proc/PID/status's SigPnd and the like).
+ */
+static int translate_mask(const char *text)
+{
+	char name[32], *end;
+	unsigned long long mask;
+
+	errno = 0;
+	mask = strtoull(text, &end, 16);
+	if (errno || end == text || *end) {
+		pidfdctl_warn("invalid signal mask: %s", text - 2);
+		return PIDFDCTL_EXIT_FAILURE;
+	}
+	for (int sig = 1; sig <= 64; sig++) {
+		if (!(mask & (1ULL << (sig - 1))))
+			continue;
+		if (sig > SIGRTMAX || (sig > SIGSYS && sig < SIGRTMIN))
+			printf("%d\n", sig);	/* glibc's own, or none */
+		else
+			printf("%s\n", pidfdctl_signal_name(sig, name,
+							   sizeof(name)) + 3);
+	}
+	return PIDFDCTL_EXIT_OK;
+}
+
+/*
  * kill -l SIG, as kill(1): a number (or an exit status above 128, the
- * shell's 128 + N) gives the name, a name the number.
+ * shell's 128 + N) gives the name, a name the number, a mask 0xHEX the
+ * names in it.
  */
 static int translate_signal(const char *text)
 {
 	char name[32];
 	int sig;
 
+	if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X'))
+		return translate_mask(text + 2);
 	if (isdigit((unsigned char)text[0])) {
 		char *end;
 		long n = strtol(text, &end, 10);
