@@ -104,7 +104,7 @@ GUEST_PROGS := $(if $(wildcard examples/demo.c),$(GUEST)/pidfd-demo) \
 DEBUG_TESTS := $(patsubst tests/debug/%.c,$(BUILD)/debug/%,$(wildcard tests/debug/check_*.c))
 HARNESS_PROGS := $(patsubst tests/harness/%.c,$(BUILD)/harness/%,$(wildcard tests/harness/check_*.c))
 
-.PHONY: bench check-bench all module userspace check check-releases check-unit check-headers check-vm check-matrix check-debug check-dkms check-packages check-dist dist check-harness demo clean guest lint
+.PHONY: bench check-bench all module userspace check check-releases check-unit check-util-linux check-headers check-vm check-matrix check-debug check-dkms check-packages check-dist dist check-harness demo clean guest lint
 # A machine without the kernel's headers still gets libpidfd and pidfdctl
 # from `make` and `make install` (kernels with native pidfds need no
 # module); `make module` and `make install-module` say what is missing.
@@ -277,7 +277,13 @@ check-vm: guest
 check-headers:
 	tests/headers/check-headers $(if $(filter 1,$(HEADERS_ALL)),--all)
 
-check: check-unit check-headers check-vm check-bench
+check: check-unit check-util-linux check-headers check-vm check-bench
+
+# pidfdctl's kill and wait beside util-linux's own kill and waitpid, built
+# from Debian's newest util-linux source (tests/unit/util-linux-tools).
+check-util-linux: $(BUILD)/host/check_pidfdctl_compat
+	@set -e; bin=$$(tests/unit/util-linux-tools); \
+		UTIL_LINUX_BIN=$$bin CK_RUN_CASE=util_linux $(BUILD)/host/check_pidfdctl_compat
 
 # Debian 13's kernels, resolved now (vm/matrix debian13; docs/testing.md):
 # trixie's 6.12 and the newest trixie-backports series with headers with

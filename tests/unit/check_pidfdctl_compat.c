@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * pidfdctl side by side with the tools it stands in for, on the host's
- * kernel (its own pidfds, no module): "pidfdctl run" with timeout(1) and
- * "pidfdctl kill" with kill(1). Each case runs both the same way and
+ * kernel (its own pidfds, no module): "pidfdctl run" with timeout(1),
+ * "pidfdctl kill" with kill(1), procps's and util-linux's, and "pidfdctl
+ * wait" with util-linux's waitpid(1) (UTIL_LINUX_BIN: the directory
+ * tests/unit/util-linux-tools builds them in; make check-util-linux). Each case runs both the same way and
  * compares the status the shell would show and what every process of the
  * command got: the test is a child subreaper, so the command's orphans
  * come back to it and their wait status says which signal they died of.
@@ -14,7 +16,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -211,10 +217,37 @@ END_TEST
 
 /* ---- kill and kill(1) ---- */
 
-/* Two sleepers of ours; @argv's "A" and "B" become their PIDs. */
+#ifndef PID_FS_MAGIC
+#define PID_FS_MAGIC	0x50494446	/* "PIDF", 6.9 */
+#endif
+
+/*
+ * @pid's identity, the inode number of its pidfd where the kernel's pidfds
+ * are pidfs files (6.9+), or 0.
+ */
+static unsigned long long kernel_identity(pid_t pid)
+{
+	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	unsigned long long id = 0;
+	struct statfs sfs;
+	struct stat st;
+
+	if (fd < 0)
+		return 0;
+	if (fstatfs(fd, &sfs) == 0 && sfs.f_type == PID_FS_MAGIC &&
+	    fstat(fd, &st) == 0)
+		id = st.st_ino;
+	close(fd);
+	return id;
+}
+
+/*
+ * Two sleepers of ours; @argv's "A" and "B" become their PIDs, "A:ID"
+ * A's PID and identity, "A:1" A's PID and an identity not its own.
+ */
 static struct outcome kill_run(const char *tool, const char *const *args)
 {
-	char pids[2][16], *argv[8];
+	char pids[2][16], ids[2][48], *argv[10];
 	struct outcome o = { 0 };
 	pid_t child[2];
 	int n = 0, status;
@@ -239,12 +272,17 @@ static struct outcome kill_run(const char *tool, const char *const *args)
 		close(exec_seen[0]);
 		snprintf(pids[i], sizeof(pids[i]), "%d", child[i]);
 	}
+	snprintf(ids[0], sizeof(ids[0]), "%d:%llu", child[0],
+		 kernel_identity(child[0]));
+	snprintf(ids[1], sizeof(ids[1]), "%d:1", child[0]);
 	argv[n++] = (char *)tool;
-	if (strcmp(tool, "kill") != 0)
+	if (strstr(tool, "pidfdctl"))
 		argv[n++] = "kill";
 	for (int i = 0; args[i]; i++)
 		argv[n++] = !strcmp(args[i], "A") ? pids[0] :
-			    !strcmp(args[i], "B") ? pids[1] : (char *)args[i];
+			    !strcmp(args[i], "B") ? pids[1] :
+			    !strcmp(args[i], "A:ID") ? ids[0] :
+			    !strcmp(args[i], "A:1") ? ids[1] : (char *)args[i];
 	argv[n] = NULL;
 	o = run(argv, 0);
 	for (int i = 0; i < 2; i++) {
@@ -290,6 +328,185 @@ START_TEST(kill_like_kill)
 }
 END_TEST
 
+/* ---- kill and wait beside util-linux's kill and waitpid ---- */
+
+/* util-linux's @tool in UTIL_LINUX_BIN, into @path; false without one. */
+static bool util_linux_tool(const char *tool, char *path, size_t size)
+{
+	const char *dir = getenv("UTIL_LINUX_BIN");
+
+	if (!dir || !*dir)
+		return false;
+	snprintf(path, size, "%s/%s", dir, tool);
+	ck_assert_msg(access(path, X_OK) == 0, "%s: %m", path);
+	return true;
+}
+
+#define UTIL_LINUX_SKIP \
+	"util-linux's kill and waitpid are not given (UTIL_LINUX_BIN; " \
+	"make check-util-linux builds them)"
+
+/*
+ * Same exit status and same fate of both processes, case by case; but case
+ * @partial, where util-linux's kill exits 1 and pidfdctl's 64 ("some
+ * failed"), if there is one (-1: none).
+ */
+static void kill_cases_like(const char *tool, const char *const cases[][6],
+			    size_t ncases, int partial)
+{
+	for (size_t i = 0; i < ncases; i++) {
+		struct outcome theirs = kill_run(tool, cases[i]);
+		struct outcome ours = kill_run(PIDFDCTL_BINARY, cases[i]);
+		char what[96];
+
+		snprintf(what, sizeof(what), "util-linux kill case %zu (%s %s %s)",
+			 i, cases[i][0], cases[i][1] ? cases[i][1] : "",
+			 cases[i][1] && cases[i][2] ? cases[i][2] : "");
+		if ((int)i == partial) {
+			ck_assert_int_eq(theirs.status, 1);
+			ck_assert_int_eq(ours.status, 64);
+			theirs.status = ours.status;
+		}
+		assert_same(what, &theirs, &ours);
+	}
+}
+
+START_TEST(kill_like_util_linux)
+{
+	static const char *const cases[][6] = {
+		{ "A", "B", NULL },
+		{ "-9", "A", NULL },
+		{ "-s", "USR1", "A", "B", NULL },
+		{ "-0", "A", NULL },
+		{ "-TERM", "A", "999999999", "B", NULL },	/* 64 for both */
+		{ "--timeout", "100", "KILL", "A", NULL },
+		{ "-65", "A", NULL },
+		{ "-s", "NOSUCH", "A", NULL },
+		{ "-l", "9", NULL },
+		{ "-l", "137", NULL },
+		{ "-l", "0x3", NULL },
+		{ "--list=9", NULL },
+		{ "-l", "0xzz", NULL },
+	};
+	char tool[4096];
+
+	if (!util_linux_tool("kill", tool, sizeof(tool)))
+		PT_SKIP(UTIL_LINUX_SKIP);
+	kill_cases_like(tool, cases, sizeof(cases) / sizeof(cases[0]), -1);
+}
+END_TEST
+
+/* PID:ID, util-linux's PID:INODE: only the process whose identity it is. */
+START_TEST(kill_identity_like_util_linux)
+{
+	/*
+	 * A PID:ID comes last: util-linux 2.42.4 checks the PIDs after one
+	 * against its identity too ("kill A:ID B" leaves B alive and exits
+	 * 1), a bug of its own that pidfdctl does not copy. A wrong identity
+	 * after a PID that was signalled is "some failed" for pidfdctl (64),
+	 * as any other PID that fails; util-linux's kill exits 1 there.
+	 */
+	static const char *const cases[][6] = {
+		{ "-0", "A:ID", NULL },
+		{ "B", "A:ID", NULL },
+		{ "-0", "A:1", NULL },
+		{ "B", "A:1", NULL },
+	};
+	char tool[4096];
+
+	if (!util_linux_tool("kill", tool, sizeof(tool)))
+		PT_SKIP(UTIL_LINUX_SKIP);
+	if (!kernel_identity(getpid()))
+		PT_SKIP("this kernel's pidfds have no identity (pidfs, 6.9)");
+	kill_cases_like(tool, cases, sizeof(cases) / sizeof(cases[0]), 3);
+}
+END_TEST
+
+/*
+ * One wait with @tool ("waitpid", or pidfdctl's "wait") over @args, where
+ * "Q" is a process that exits 0.2 s from now, "L" one that lives 7 s, "G"
+ * a PID no process has, "Q:1" Q with an identity not its own.
+ */
+static struct outcome wait_run(const char *tool, const char *const *args)
+{
+	char nr[3][32], wrong[48], *argv[10];
+	struct outcome o;
+	pid_t quick, lasting, gone;
+	int n = 0, status;
+
+	quick = fork();
+	ck_assert_int_ge(quick, 0);
+	if (quick == 0) {
+		usleep(200000);
+		_exit(0);
+	}
+	lasting = fork();
+	ck_assert_int_ge(lasting, 0);
+	if (lasting == 0) {
+		sleep(7);
+		_exit(0);
+	}
+	gone = fork();
+	ck_assert_int_ge(gone, 0);
+	if (gone == 0)
+		_exit(0);
+	ck_assert_int_eq(waitpid(gone, &status, 0), gone);
+	snprintf(nr[0], sizeof(nr[0]), "%d", quick);
+	snprintf(nr[1], sizeof(nr[1]), "%d", lasting);
+	snprintf(nr[2], sizeof(nr[2]), "%d", gone);
+	snprintf(wrong, sizeof(wrong), "%d:1", quick);
+	argv[n++] = (char *)tool;
+	if (strstr(tool, "pidfdctl"))
+		argv[n++] = "wait";
+	for (int i = 0; args[i]; i++)
+		argv[n++] = !strcmp(args[i], "Q") ? nr[0] :
+			    !strcmp(args[i], "L") ? nr[1] :
+			    !strcmp(args[i], "G") ? nr[2] :
+			    !strcmp(args[i], "Q:1") ? wrong : (char *)args[i];
+	argv[n] = NULL;
+	o = run(argv, 0);
+	kill(lasting, SIGKILL);
+	ck_assert_int_eq(waitpid(lasting, &status, 0), lasting);
+	ck_assert_int_eq(waitpid(quick, &status, 0), quick);
+	return o;
+}
+
+START_TEST(wait_like_waitpid)
+{
+	static const char *const cases[][6] = {
+		{ "Q", NULL },
+		{ "-c", "1", "Q", "L", NULL },
+		{ "-t", "0.3", "L", NULL },			/* 3 for both */
+		{ "-e", "G", NULL },
+		{ "G", NULL },
+		{ "Q", "G", NULL },
+		{ "abc", NULL },
+		{ "-c", "0", "Q", NULL },
+		{ "-c", "3", "Q", "L", NULL },
+		{ "Q:1", NULL },
+		{ NULL },
+	};
+	char tool[4096];
+
+	if (!util_linux_tool("waitpid", tool, sizeof(tool)))
+		PT_SKIP(UTIL_LINUX_SKIP);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		/* Q:1 only where processes have identities. */
+		if (!strcmp(cases[i][0] ? cases[i][0] : "", "Q:1") &&
+		    !kernel_identity(getpid()))
+			continue;
+		struct outcome theirs = wait_run(tool, cases[i]);
+		struct outcome ours = wait_run(PIDFDCTL_BINARY, cases[i]);
+		char what[96];
+
+		snprintf(what, sizeof(what), "waitpid case %zu (%s %s)", i,
+			 cases[i][0] ? cases[i][0] : "no PID",
+			 cases[i][0] && cases[i][1] ? cases[i][1] : "");
+		assert_same(what, &theirs, &ours);
+	}
+}
+END_TEST
+
 static Suite *compat_suite(void)
 {
 	Suite *s = suite_create("pidfdctl_compat");
@@ -299,6 +516,12 @@ static Suite *compat_suite(void)
 	tcase_add_loop_test(tc, run_like_timeout, 0,
 			    (int)(sizeof(run_cases) / sizeof(run_cases[0])));
 	tcase_add_test(tc, kill_like_kill);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("util_linux");
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, kill_like_util_linux);
+	tcase_add_test(tc, kill_identity_like_util_linux);
+	tcase_add_test(tc, wait_like_waitpid);
 	suite_add_tcase(s, tc);
 	return s;
 }
