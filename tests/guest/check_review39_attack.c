@@ -534,16 +534,7 @@ static int reused_tid_init(void)
 
 static int reused_tid(void *arg __attribute__((unused)))
 {
-	pid_t init;
-
-	pt_become_hostile();
-	PT_CHECK(unshare(CLONE_NEWPID) == 0, "unshare(CLONE_NEWPID): %m");
-	init = pt_fork();
-	if (init == 0)
-		_exit(reused_tid_init());
-	PT_CHECK(init > 0, "fork: %m");
-	PT_CHECK(pt_reap(init) == 0, "our pid namespace's init failed");
-	return 0;
+	return pt_run_hostile_init(reused_tid_init);
 }
 
 START_TEST(reused_tid_own_pidns)
@@ -951,16 +942,7 @@ static int hostile_exec_init(void)
 
 static int hostile_exec(void *arg __attribute__((unused)))
 {
-	pid_t init;
-
-	pt_become_hostile();
-	PT_CHECK(unshare(CLONE_NEWPID) == 0, "unshare(CLONE_NEWPID): %m");
-	init = pt_fork();
-	if (init == 0)
-		_exit(hostile_exec_init());
-	PT_CHECK(init > 0, "fork: %m");
-	PT_CHECK(pt_reap(init) == 0, "our pid namespace's init failed");
-	return 0;
+	return pt_run_hostile_init(hostile_exec_init);
 }
 
 START_TEST(exec_race_hostile_other_process)

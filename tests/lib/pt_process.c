@@ -155,6 +155,20 @@ void pt_become_hostile(void)
 		   "private mounts: %m");
 }
 
+int pt_run_hostile_init(int (*init_main)(void))
+{
+	pid_t init;
+
+	pt_become_hostile();
+	PT_CHECK(unshare(CLONE_NEWPID) == 0, "unshare(CLONE_NEWPID): %m");
+	init = pt_fork();
+	if (init == 0)
+		_exit(init_main());
+	PT_CHECK(init > 0, "fork: %m");
+	PT_CHECK(pt_reap(init) == 0, "our pid namespace's init failed");
+	return 0;
+}
+
 bool pt_has_cap(int cap)
 {
 	char buf[64];

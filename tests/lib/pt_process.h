@@ -58,6 +58,11 @@ int pt_drop_privs(uid_t uid, gid_t gid);
  * hostile-caller suites. Exits the child (PT_REQUIRE) if it cannot.
  */
 void pt_become_hostile(void);
+/*
+ * In a pt_run() child: pt_become_hostile(), then run @init_main as init of
+ * a pid namespace of its own. Returns 0 if it returned 0.
+ */
+int pt_run_hostile_init(int (*init_main)(void));
 /* Is capability @cap (CAP_SYS_ADMIN...) in our effective set? */
 bool pt_has_cap(int cap);
 /* Does @pid exist and is it not a zombie? (/proc/<pid>/stat state) */
