@@ -59,9 +59,11 @@
 #include <linux/llist.h>
 #include <linux/lockdep.h>
 #include <linux/mutex.h>
+#include <linux/refcount.h>
 #include <linux/rhashtable.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/tracepoint.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>

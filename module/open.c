@@ -1,16 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * PIDFD_DEV_OPEN: the module's pidfd_open(2), and PIDFD_AUTOKILL's rules;
- * PIDFD_DEV_OPEN_PROCDIR: the same from a /proc/<pid> directory fd.
+ * PIDFD_DEV_OPEN: the module's pidfd_open(2), and PIDFD_AUTOKILL's rules
+ * (PIDFD_DEV_OPEN_PROCDIR, in procdir.c, opens by the same rule).
  */
 #include <linux/capability.h>
 #include <linux/cred.h>
-#include <linux/dcache.h>
-#include <linux/file.h>
-#include <linux/fs.h>
-#include <linux/magic.h>
-#include <linux/mount.h>
-#include <linux/path.h>
 #include <linux/pid.h>
 #include <linux/sched/signal.h>
 #include <linux/uaccess.h>
@@ -72,7 +66,7 @@ static int autokill_allowed(struct pid *pid)
  * leader, or with PIDFD_THREAD any thread, that is not reaped (a number
  * can stay allocated for a process group or session after that).
  */
-static int pidfd_open_allowed(struct pid *pid, unsigned int flags)
+int pidfd_open_allowed(struct pid *pid, unsigned int flags)
 {
 	int err = 0;
 
@@ -121,131 +115,5 @@ long pidfd_dev_open(unsigned int cmd, void __user *uarg)
 	if (!err)
 		err = pidfd_install(pid, args.flags);
 	put_pid(pid);
-	return err;
-}
-
-/* Is @dentry named by a positive decimal number? Its value, or 0. */
-static int dentry_number(struct dentry *dentry)
-{
-	char name[12];
-	int nr;
-
-	spin_lock(&dentry->d_lock);
-	if (strscpy(name, dentry->d_name.name, sizeof(name)) < 0)
-		name[0] = '\0';
-	spin_unlock(&dentry->d_lock);
-	return kstrtoint(name, 10, &nr) || nr <= 0 ? 0 : nr;
-}
-
-static bool dentry_named(struct dentry *dentry, const char *want)
-{
-	bool same;
-
-	spin_lock(&dentry->d_lock);
-	same = !strcmp(dentry->d_name.name, want);
-	spin_unlock(&dentry->d_lock);
-	return same;
-}
-
-/*
- * A procfs process directory (/proc/<pid>, also /proc/<tid>) or thread
- * directory (/proc/<pid>/task/<tid>): the number in its name, and in
- * @procdir the process directory whose task/ must list that number (the
- * directory itself, or the thread's /proc/<pid> on the same mount). 0 for
- * any other file, or a thread directory mounted without its process's.
- * Procfs directories are never moved or renamed.
- */
-static int procdir_number(const struct path *dir, struct path *procdir)
-{
-	struct dentry *root = dir->dentry->d_sb->s_root;
-	struct dentry *parent, *process;
-	int nr = 0;
-
-	if (dir->dentry->d_sb->s_magic != PROC_SUPER_MAGIC ||
-	    !d_is_dir(dir->dentry))
-		return 0;
-	parent = dget_parent(dir->dentry);
-	if (parent == root) {
-		nr = dentry_number(dir->dentry);
-		if (nr) {
-			*procdir = *dir;
-			path_get(procdir);
-		}
-	} else if (parent != dir->dentry && dentry_named(parent, "task") &&
-		   dir->dentry != dir->mnt->mnt_root &&
-		   parent != dir->mnt->mnt_root) {
-		process = dget_parent(parent);
-		if (process != parent && process->d_parent == root &&
-		    dentry_number(process))
-			nr = dentry_number(dir->dentry);
-		if (nr) {
-			procdir->mnt = mntget(dir->mnt);
-			procdir->dentry = dget(process);
-		}
-		dput(process);
-	}
-	dput(parent);
-	return nr;
-}
-
-/*
- * The directory @dir stands for one struct pid, which the module cannot
- * read from its inode; procfs lists that pid's threads in its process's
- * task/. The pid that has the number now (looked up first) is the
- * directory's process if task/ lists the number and the pid still has
- * it afterwards (pidfd_procdir_lists()); a thread directory must also
- * still have its task (pidfd_procdir_alive()).
- */
-long pidfd_dev_open_procdir(unsigned int cmd, void __user *uarg)
-{
-	struct pidfd_open_procdir_args args;
-	size_t usize = _IOC_SIZE(cmd);
-	struct pid_namespace *ns;
-	struct path procdir;
-	struct file *dir;
-	struct pid *pid;
-	pid_t nr;
-	int err;
-
-	if (usize < PIDFD_OPEN_PROCDIR_ARGS_SIZE_VER0)
-		return -EINVAL;
-	err = copy_struct_from_user(&args, sizeof(args), uarg, usize);
-	if (err)
-		return err;
-	if (args.flags & ~(PIDFD_NONBLOCK | PIDFD_THREAD))
-		return -EINVAL;
-
-	dir = fget_raw(args.procdir);
-	if (!dir)
-		return -EBADF;
-	nr = procdir_number(&dir->f_path, &procdir);
-	if (!nr) {
-		err = -EINVAL;
-		goto out_put_dir;
-	}
-
-	ns = pidfd_proc_pid_ns(file_inode(dir));
-	rcu_read_lock();
-	pid = get_pid(find_pid_ns(nr, ns));
-	rcu_read_unlock();
-	if (!pid) {
-		err = -ESRCH;
-		goto out_put_procdir;
-	}
-
-	err = pidfd_procdir_lists(&procdir, nr);
-	/* A thread directory: listed is not enough, it must be alive. */
-	if (err == 1 && procdir.dentry != dir->f_path.dentry)
-		err = pidfd_procdir_alive(&dir->f_path) ?: 1;
-	if (err == 1 && pidfd_pid_holds_number(pid, ns, nr))
-		err = pidfd_open_allowed(pid, args.flags) ?:
-		      pidfd_install(pid, args.flags);
-	else if (err >= 0 || err == -ENOENT)
-		err = -ESRCH;	/* not listed, or not any more */
-	put_pid(pid);
-out_put_procdir:
-	path_put(&procdir);
-out_put_dir:
-	fput(dir);
 	return err;
 }

@@ -6,15 +6,10 @@
 #define PIDFD_INTERNAL_H
 
 #include <linux/fs.h>
-#include <linux/llist.h>
-#include <linux/magic.h>
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
 #include <linux/proc_fs.h>
-#include <linux/refcount.h>
-#include <linux/rhashtable-types.h>
 #include <linux/sched.h>
-#include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/pidfd_dev.h>
 
@@ -40,7 +35,7 @@ struct pidfd_exit_record {
 
 /* open.c: the /dev/pidfd side */
 long pidfd_dev_open(unsigned int cmd, void __user *uarg);
-long pidfd_dev_open_procdir(unsigned int cmd, void __user *uarg);
+int pidfd_open_allowed(struct pid *pid, unsigned int flags);
 
 /* peer.c */
 long pidfd_dev_open_peer(unsigned int cmd, void __user *uarg);
@@ -80,36 +75,10 @@ static inline bool pidfd_pid_in_current_ns(const struct pid *pid)
 	return ns->level <= pid->level && pid->numbers[ns->level].ns == ns;
 }
 
-/*
- * Does @nr name @pid in @ns, and does @pid still have its task? A struct
- * pid keeps its number until its last task is released and is never
- * reused, so a yes before and after a lookup of /proc/<nr> proves the
- * lookup found @pid's process.
- */
-static inline bool pidfd_pid_holds_number(struct pid *pid,
-					  struct pid_namespace *ns, pid_t nr)
-{
-	bool held;
-
-	rcu_read_lock();
-	held = find_pid_ns(nr, ns) == pid && pid_has_task(pid, PIDTYPE_PID);
-	rcu_read_unlock();
-	return held;
-}
-
 /* The pid namespace of a procfs instance, from one of its inodes. */
 static inline struct pid_namespace *pidfd_proc_pid_ns(struct inode *inode)
 {
 	return proc_pid_ns(inode->i_sb);
-}
-
-/* Is @path the root directory of a procfs instance? */
-static inline bool pidfd_is_proc_root(const struct path *path)
-{
-	const struct dentry *dentry = path->dentry;
-
-	return dentry->d_sb->s_magic == PROC_SUPER_MAGIC &&
-	       dentry == dentry->d_sb->s_root;
 }
 
 /*
@@ -132,11 +101,9 @@ int pidfd_signal_policy_init(void);
 int pidfd_signal_policy_check(struct task_struct *target, int sig);
 int pidfd_peer_policy_check(void);
 
-/* procfd.c */
+/* procdir.c: /proc/<pid> directories proved to be a pid's */
+long pidfd_dev_open_procdir(unsigned int cmd, void __user *uarg);
 long pidfd_get_procfd(struct file *file, int procfd);
-struct file *pidfd_proc_open_dir(const struct path *parent, const char *name);
-int pidfd_procdir_alive(const struct path *dir);
-int pidfd_procdir_lists(const struct path *procdir, pid_t nr);
 struct file *pidfd_open_procdir(struct pid *pid, const struct path *root);
 
 /* nsfd.c */

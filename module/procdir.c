@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /proc/<pid> directories proved to be a pidfd's process: PIDFD_GET_PROCFD,
- * and the walks that PIDFD_DEV_OPEN_PROCDIR and the namespace ioctls share.
+ * /proc/<pid> directories and the pids they stand for, both ways:
+ * PIDFD_DEV_OPEN_PROCDIR parses a caller's directory and proves the pid it
+ * names; PIDFD_GET_PROCFD, and the namespace ioctls (nsfd.c), open a
+ * pidfd's directory and prove it is the pidfd's.
  *
  * Every walk here starts at a procfs directory and takes one component at
  * a time with LOOKUP_NO_XDEV and no symlinks: it never leaves that procfs
@@ -19,9 +21,14 @@
 #include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/magic.h>
+#include <linux/mount.h>
 #include <linux/namei.h>
+#include <linux/path.h>
+#include <linux/pid.h>
 #include <linux/pid_namespace.h>
 #include <linux/proc_fs.h>
+#include <linux/uaccess.h>
+#include <linux/pidfd_dev.h>
 
 #include "pidfd_internal.h"
 
@@ -38,6 +45,32 @@
 #define PROC_WALK_FLAGS	(LOOKUP_NO_XDEV | LOOKUP_NO_SYMLINKS | \
 			 LOOKUP_NO_MAGICLINKS)
 
+/*
+ * Does @nr name @pid in @ns, and does @pid still have its task? A struct
+ * pid keeps its number until its last task is released and is never
+ * reused, so a yes before and after a lookup of /proc/<nr> proves the
+ * lookup found @pid's process.
+ */
+static bool pidfd_pid_holds_number(struct pid *pid,
+				   struct pid_namespace *ns, pid_t nr)
+{
+	bool held;
+
+	rcu_read_lock();
+	held = find_pid_ns(nr, ns) == pid && pid_has_task(pid, PIDTYPE_PID);
+	rcu_read_unlock();
+	return held;
+}
+
+/* Is @path the root directory of a procfs instance? */
+static bool pidfd_is_proc_root(const struct path *path)
+{
+	const struct dentry *dentry = path->dentry;
+
+	return dentry->d_sb->s_magic == PROC_SUPER_MAGIC &&
+	       dentry == dentry->d_sb->s_root;
+}
+
 /**
  * pidfd_proc_open_dir - open a directory in a procfs directory
  * @parent: the procfs directory
@@ -51,7 +84,8 @@
  * Return: the file, or an ERR_PTR(): -EXDEV when a mount covers the entry
  * in the caller's view, else what the walk or the open gave.
  */
-struct file *pidfd_proc_open_dir(const struct path *parent, const char *name)
+static struct file *pidfd_proc_open_dir(const struct path *parent,
+					const char *name)
 {
 	struct path path;
 	struct file *dir;
@@ -106,7 +140,7 @@ static PIDFD_FILLDIR_TYPE tid_search_actor(struct dir_context *ctx,
  *
  * Return: 0 if so, -ENOENT if not, else what the lookup gave.
  */
-int pidfd_procdir_alive(const struct path *dir)
+static int pidfd_procdir_alive(const struct path *dir)
 {
 	struct path ns;
 	int err;
@@ -131,7 +165,7 @@ int pidfd_procdir_alive(const struct path *dir)
  * Return: 1 if listed, 0 if not, or a negative errno (-ENOENT or -ESRCH
  * when the directory's task is gone).
  */
-int pidfd_procdir_lists(const struct path *procdir, pid_t nr)
+static int pidfd_procdir_lists(const struct path *procdir, pid_t nr)
 {
 	struct tid_search search = {
 		.ctx.actor = tid_search_actor,
@@ -270,4 +304,130 @@ long pidfd_get_procfd(struct file *file, int procfd)
 out_put_root:
 	fput(root);
 	return fd;
+}
+
+/* Is @dentry named by a positive decimal number? Its value, or 0. */
+static int dentry_number(struct dentry *dentry)
+{
+	char name[12];
+	int nr;
+
+	spin_lock(&dentry->d_lock);
+	if (strscpy(name, dentry->d_name.name, sizeof(name)) < 0)
+		name[0] = '\0';
+	spin_unlock(&dentry->d_lock);
+	return kstrtoint(name, 10, &nr) || nr <= 0 ? 0 : nr;
+}
+
+static bool dentry_named(struct dentry *dentry, const char *want)
+{
+	bool same;
+
+	spin_lock(&dentry->d_lock);
+	same = !strcmp(dentry->d_name.name, want);
+	spin_unlock(&dentry->d_lock);
+	return same;
+}
+
+/*
+ * A procfs process directory (/proc/<pid>, also /proc/<tid>) or thread
+ * directory (/proc/<pid>/task/<tid>): the number in its name, and in
+ * @procdir the process directory whose task/ must list that number (the
+ * directory itself, or the thread's /proc/<pid> on the same mount). 0 for
+ * any other file, or a thread directory mounted without its process's.
+ * Procfs directories are never moved or renamed.
+ */
+static int procdir_number(const struct path *dir, struct path *procdir)
+{
+	struct dentry *root = dir->dentry->d_sb->s_root;
+	struct dentry *parent, *process;
+	int nr = 0;
+
+	if (dir->dentry->d_sb->s_magic != PROC_SUPER_MAGIC ||
+	    !d_is_dir(dir->dentry))
+		return 0;
+	parent = dget_parent(dir->dentry);
+	if (parent == root) {
+		nr = dentry_number(dir->dentry);
+		if (nr) {
+			*procdir = *dir;
+			path_get(procdir);
+		}
+	} else if (parent != dir->dentry && dentry_named(parent, "task") &&
+		   dir->dentry != dir->mnt->mnt_root &&
+		   parent != dir->mnt->mnt_root) {
+		process = dget_parent(parent);
+		if (process != parent && process->d_parent == root &&
+		    dentry_number(process))
+			nr = dentry_number(dir->dentry);
+		if (nr) {
+			procdir->mnt = mntget(dir->mnt);
+			procdir->dentry = dget(process);
+		}
+		dput(process);
+	}
+	dput(parent);
+	return nr;
+}
+
+/*
+ * The directory @dir stands for one struct pid, which the module cannot
+ * read from its inode; procfs lists that pid's threads in its process's
+ * task/. The pid that has the number now (looked up first) is the
+ * directory's process if task/ lists the number and the pid still has
+ * it afterwards (pidfd_procdir_lists()); a thread directory must also
+ * still have its task (pidfd_procdir_alive()).
+ */
+long pidfd_dev_open_procdir(unsigned int cmd, void __user *uarg)
+{
+	struct pidfd_open_procdir_args args;
+	size_t usize = _IOC_SIZE(cmd);
+	struct pid_namespace *ns;
+	struct path procdir;
+	struct file *dir;
+	struct pid *pid;
+	pid_t nr;
+	int err;
+
+	if (usize < PIDFD_OPEN_PROCDIR_ARGS_SIZE_VER0)
+		return -EINVAL;
+	err = copy_struct_from_user(&args, sizeof(args), uarg, usize);
+	if (err)
+		return err;
+	if (args.flags & ~(PIDFD_NONBLOCK | PIDFD_THREAD))
+		return -EINVAL;
+
+	dir = fget_raw(args.procdir);
+	if (!dir)
+		return -EBADF;
+	nr = procdir_number(&dir->f_path, &procdir);
+	if (!nr) {
+		err = -EINVAL;
+		goto out_put_dir;
+	}
+
+	ns = pidfd_proc_pid_ns(file_inode(dir));
+	rcu_read_lock();
+	pid = get_pid(find_pid_ns(nr, ns));
+	rcu_read_unlock();
+	if (!pid) {
+		err = -ESRCH;
+		goto out_put_procdir;
+	}
+
+	err = pidfd_procdir_lists(&procdir, nr);
+	/* A thread directory: listed is not enough, it must be alive. */
+	if (err == 1 && procdir.dentry != dir->f_path.dentry)
+		err = pidfd_procdir_alive(&dir->f_path) ?: 1;
+	if (err == 1 && pidfd_pid_holds_number(pid, ns, nr))
+		err = pidfd_open_allowed(pid, args.flags) ?:
+		      pidfd_install(pid, args.flags);
+	else if (err >= 0 || err == -ENOENT)
+		err = -ESRCH;	/* not listed, or not any more */
+	put_pid(pid);
+out_put_procdir:
+	path_put(&procdir);
+out_put_dir:
+	fput(dir);
+	return err;
 }
