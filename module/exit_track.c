@@ -76,7 +76,7 @@
  * struct pid share it, so that the exit status recorded when the process
  * exits is seen through each of them.
  */
-struct pidfd_target {
+struct pfd_target {
 	struct rhlist_head by_nr;	/* in the table, keyed by pid_nr(@pid) */
 	union {
 		/* Queued for a wakeup, then for the free (exit_track.c). */
@@ -115,7 +115,7 @@ struct pidfd_target {
 };
 
 /* The fields others see (pidfd_file_pid(), pidfd_install()). */
-struct pid *pidfd_target_pid(const struct pidfd_target *target)
+struct pid *pidfd_target_pid(const struct pfd_target *target)
 {
 	return target->pid;
 }
@@ -129,7 +129,7 @@ struct pid *pidfd_target_pid(const struct pidfd_target *target)
  *
  * Return: the inode with a reference for the new file, or an ERR_PTR().
  */
-struct inode *pidfd_target_inode_get(struct pidfd_target *target)
+struct inode *pidfd_target_inode_get(struct pfd_target *target)
 {
 	struct inode *fresh = NULL, *inode;
 
@@ -159,7 +159,7 @@ struct inode *pidfd_target_inode_get(struct pidfd_target *target)
 }
 
 /* A pidfd of @target is gone (process context): the last takes the inode. */
-void pidfd_target_inode_put(struct pidfd_target *target)
+void pidfd_target_inode_put(struct pfd_target *target)
 {
 	struct inode *last = NULL;
 
@@ -202,21 +202,21 @@ static u32 target_key_hash(const void *key, u32 len, u32 seed)
 
 static u32 target_obj_hash(const void *obj, u32 len, u32 seed)
 {
-	const struct pidfd_target *target = obj;
+	const struct pfd_target *target = obj;
 
 	return nr_hash(pid_nr(target->pid), seed);
 }
 
 static int target_obj_cmp(struct rhashtable_compare_arg *arg, const void *obj)
 {
-	const struct pidfd_target *target = obj;
+	const struct pfd_target *target = obj;
 
 	return pid_nr(target->pid) != *(const pid_t *)arg->key;
 }
 
 /* The key is the pid's number, read through the target's struct pid. */
 static const struct rhashtable_params targets_params = {
-	.head_offset		= offsetof(struct pidfd_target, by_nr),
+	.head_offset		= offsetof(struct pfd_target, by_nr),
 	.key_len		= sizeof(pid_t),
 	.hashfn			= target_key_hash,
 	.obj_hashfn		= target_obj_hash,
@@ -257,7 +257,7 @@ static u64 task_cgroup_id(struct task_struct *task)
 	return id;
 }
 
-static void record_exit(struct pidfd_target *target, int code, u64 cgroupid)
+static void record_exit(struct pfd_target *target, int code, u64 cgroupid)
 {
 	lockdep_assert_held(&target->lock);
 	target->exit_recorded = true;
@@ -295,7 +295,7 @@ static int own_status(struct task_struct *task)
 static void record_pid_exit(struct pid *pid, int code,
 			    struct task_struct *task)
 {
-	struct pidfd_target *target;
+	struct pfd_target *target;
 	struct rhlist_head *pos;
 	unsigned long irqflags;
 	bool have_cgroupid = false;
@@ -357,7 +357,7 @@ PIDFD_COMPAT_PROBE_PROCESS_EXIT(probe_process_exit_timed)
  * The pid's last task is gone for good: its status is final. Returns true
  * if the target was queued for wake_targets().
  */
-static bool finish_target(struct pidfd_target *target,
+static bool finish_target(struct pfd_target *target,
 			  struct task_struct *task)
 {
 	lockdep_assert_held(&target->lock);
@@ -382,7 +382,7 @@ queue:
 static void wake_targets(struct irq_work *work)
 {
 	struct llist_node *list = llist_del_all(&targets_to_wake);
-	struct pidfd_target *target, *next;
+	struct pfd_target *target, *next;
 	bool queued = false;
 
 	llist_for_each_entry_safe(target, next, list, wake_node) {
@@ -398,7 +398,7 @@ static void wake_targets(struct irq_work *work)
 
 static void probe_process_free(void *data, struct task_struct *task)
 {
-	struct pidfd_target *target;
+	struct pfd_target *target;
 	struct rhlist_head *pos;
 	unsigned long irqflags;
 	bool queued = false;
@@ -435,7 +435,7 @@ static void probe_process_free_timed(void *data, struct task_struct *task)
  * If the task has not reached the tracepoint yet, what is recorded here is
  * provisional and the tracepoint overwrites it.
  */
-static void record_if_exiting(struct pidfd_target *target)
+static void record_if_exiting(struct pfd_target *target)
 {
 	struct task_struct *task;
 
@@ -455,9 +455,9 @@ static void record_if_exiting(struct pidfd_target *target)
 }
 
 /* A live target of @pid with a new user, or NULL. */
-static struct pidfd_target *target_find_get(struct pid *pid)
+static struct pfd_target *target_find_get(struct pid *pid)
 {
-	struct pidfd_target *target;
+	struct pfd_target *target;
 	struct rhlist_head *pos;
 
 	rcu_read_lock();
@@ -475,7 +475,7 @@ out:
  * finished: by finish_target(), or here if the process was gone before
  * its target could be found. Whoever marks the target released owns it.
  */
-static void target_put_process_ref(struct pidfd_target *target)
+static void target_put_process_ref(struct pfd_target *target)
 {
 	bool owner;
 
@@ -487,9 +487,9 @@ static void target_put_process_ref(struct pidfd_target *target)
 		pidfd_target_put(target);
 }
 
-static struct pidfd_target *target_create(struct pid *pid)
+static struct pfd_target *target_create(struct pid *pid)
 {
-	struct pidfd_target *fresh;
+	struct pfd_target *fresh;
 	pid_t nr = pid_nr(pid);
 	bool has_task;
 	int err;
@@ -541,9 +541,9 @@ static struct pidfd_target *target_create(struct pid *pid)
  *
  * Return: the target, or an ERR_PTR() (-ENOMEM).
  */
-struct pidfd_target *pidfd_target_get(struct pid *pid)
+struct pfd_target *pidfd_target_get(struct pid *pid)
 {
-	struct pidfd_target *target;
+	struct pfd_target *target;
 
 	target = target_find_get(pid);
 	if (target)
@@ -561,8 +561,7 @@ struct pidfd_target *pidfd_target_get(struct pid *pid)
 
 static void target_free_rcu(struct rcu_head *rcu)
 {
-	struct pidfd_target *target = container_of(rcu, struct pidfd_target,
-						   rcu);
+	struct pfd_target *target = container_of(rcu, struct pfd_target, rcu);
 
 	/* The probes may still have compared with or locked it until now. */
 	put_pid(target->pid);
@@ -570,7 +569,7 @@ static void target_free_rcu(struct rcu_head *rcu)
 }
 
 /* Out of the table; freed once no lockless reader can see it. */
-static void target_free(struct pidfd_target *target)
+static void target_free(struct pfd_target *target)
 {
 	WARN_ON_ONCE(target->inode);	/* its pidfds are all gone */
 	rhltable_remove(&targets, &target->by_nr, targets_params);
@@ -581,20 +580,20 @@ static void target_free(struct pidfd_target *target)
 static void free_targets(struct work_struct *work)
 {
 	struct llist_node *list = llist_del_all(&targets_to_free);
-	struct pidfd_target *target, *next;
+	struct pfd_target *target, *next;
 
 	llist_for_each_entry_safe(target, next, list, wake_node)
 		target_free(target);
 }
 
 /* Process context only (pidfd_release(), error paths). */
-void pidfd_target_put(struct pidfd_target *target)
+void pidfd_target_put(struct pfd_target *target)
 {
 	if (refcount_dec_and_test(&target->users))
 		target_free(target);
 }
 
-static bool target_finished(struct pidfd_target *target)
+static bool target_finished(struct pfd_target *target)
 {
 	bool finished;
 
@@ -605,8 +604,8 @@ static bool target_finished(struct pidfd_target *target)
 	return finished;
 }
 
-static void copy_record(struct pidfd_target *target,
-			struct pidfd_exit_record *rec)
+static void copy_record(struct pfd_target *target,
+			struct pfd_exit_record *rec)
 {
 	lockdep_assert_held(&target->lock);
 	rec->code = target->exit_code;
@@ -628,8 +627,8 @@ static void copy_record(struct pidfd_target *target,
  * Return: 0 if the exit was recorded, -ESRCH if it never will be, -EINTR
  * if a fatal signal came first.
  */
-int pidfd_target_exit_status(struct pidfd_target *target,
-			     struct pidfd_exit_record *rec)
+int pidfd_target_exit_status(struct pfd_target *target,
+			     struct pfd_exit_record *rec)
 {
 	int err;
 
@@ -650,8 +649,8 @@ int pidfd_target_exit_status(struct pidfd_target *target,
  *
  * Return: whether an exit was recorded.
  */
-bool pidfd_target_exit_record(struct pidfd_target *target,
-			      struct pidfd_exit_record *rec)
+bool pidfd_target_exit_record(struct pfd_target *target,
+			      struct pfd_exit_record *rec)
 {
 	bool recorded;
 
@@ -674,7 +673,7 @@ static void probe_signal_deliver(void *data, int sig,
 				 struct kernel_siginfo *info,
 				 struct k_sigaction *ka)
 {
-	struct pidfd_target *target;
+	struct pfd_target *target;
 	struct rhlist_head *pos;
 	unsigned long irqflags;
 	struct pid *tgid;
@@ -753,7 +752,7 @@ static void unregister_hooks(void)
 /* At unload: a target no pidfd uses any more, and no reader sees. */
 static void target_free_unused(void *ptr, void *arg)
 {
-	struct pidfd_target *target = ptr;
+	struct pfd_target *target = ptr;
 
 	WARN_ON_ONCE(refcount_read(&target->users) != 1 || target->inode);
 	put_pid(target->pid);
@@ -768,16 +767,20 @@ int pidfd_exit_track_init(void)
 	/* The record's layout keeps it at 96 bytes (pidfd_internal.h). */
 	BUILD_BUG_ON(!IS_ENABLED(CONFIG_DEBUG_SPINLOCK) &&
 		     !IS_ENABLED(CONFIG_DEBUG_LOCK_ALLOC) &&
-		     sizeof(struct pidfd_target) > 96);
+		     sizeof(struct pfd_target) > 96);
 	/* An identity is 64 bits wide, and i_ino must hold it. */
 	BUILD_BUG_ON(sizeof(((struct inode *)NULL)->i_ino) < sizeof(u64));
 	atomic64_set(&last_ino, ktime_get_boottime_ns());
 
 	/*
 	 * Any user can make the module allocate targets: charge them to the
-	 * caller's memory cgroup, as the kernel charges its files.
+	 * caller's memory cgroup, as the kernel charges its files. The
+	 * cache keeps the name /proc/slabinfo has always shown for it.
 	 */
-	target_cache = KMEM_CACHE(pidfd_target, SLAB_ACCOUNT);
+	target_cache = kmem_cache_create("pidfd_target",
+					 sizeof(struct pfd_target),
+					 __alignof__(struct pfd_target),
+					 SLAB_ACCOUNT, NULL);
 	if (!target_cache)
 		return -ENOMEM;
 	err = rhltable_init(&targets, &targets_params);

@@ -91,7 +91,7 @@ static u32 dumpable_mask(int mode)
  * saw the process dequeue that signal (signal_deliver) with a pidfd open.
  */
 static bool fill_dumped(struct pidfd_dev_info *info,
-			const struct pidfd_exit_record *rec)
+			const struct pfd_exit_record *rec)
 {
 	if (!(rec->code & PIDFD_WAIT_COREDUMP))
 		return false;
@@ -117,7 +117,7 @@ long pidfd_get_info(struct file *file, unsigned int cmd, void __user *uarg)
 	struct pid *pid = pidfd_file_pid(file);
 	struct pidfd_dev_info info = {};
 	size_t usize = _IOC_SIZE(cmd);
-	struct pidfd_exit_record rec;
+	struct pfd_exit_record rec;
 	struct task_struct *task;
 	int dumpable = -1, err = 0, tries;
 	bool exited = false;

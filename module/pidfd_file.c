@@ -104,7 +104,7 @@ static void pidfd_autokill(struct pid *pid, const struct cred *cred)
 
 static int pidfd_release(struct inode *inode, struct file *file)
 {
-	struct pidfd_target *target = pidfd_file_target(file);
+	struct pfd_target *target = pidfd_file_target(file);
 
 	/* The file's credentials are its opener's, the ones to kill as. */
 	if (file->f_flags & PIDFD_AUTOKILL)
@@ -218,7 +218,7 @@ long pidfd_fd_is_ours(int fd)
  */
 int pidfd_install(struct pid *pid, unsigned int flags)
 {
-	struct pidfd_target *target;
+	struct pfd_target *target;
 	struct inode *inode;
 	struct file *file;
 	int fd;

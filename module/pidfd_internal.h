@@ -18,13 +18,13 @@
  * that the exit status recorded when the process exits is seen through
  * each (exit_track.c owns it; only its pid is seen outside).
  */
-struct pidfd_target;
-struct pid *pidfd_target_pid(const struct pidfd_target *target);
-struct inode *pidfd_target_inode_get(struct pidfd_target *target);
-void pidfd_target_inode_put(struct pidfd_target *target);
+struct pfd_target;
+struct pid *pidfd_target_pid(const struct pfd_target *target);
+struct inode *pidfd_target_inode_get(struct pfd_target *target);
+void pidfd_target_inode_put(struct pfd_target *target);
 
 /* What a target's exit left, for PIDFD_GET_INFO. */
-struct pidfd_exit_record {
+struct pfd_exit_record {
 	int code;			/* wait(2) status */
 	u64 cgroupid;
 	bool dump_signal_seen;
@@ -52,7 +52,7 @@ extern atomic_t pidfd_live_files;
  * The accessors every ioctl uses, inline: a pidfd file's private data is
  * its target, and PIDFD_THREAD and PIDFD_AUTOKILL are kept in its f_flags.
  */
-static inline struct pidfd_target *pidfd_file_target(const struct file *file)
+static inline struct pfd_target *pidfd_file_target(const struct file *file)
 {
 	return file->private_data;
 }
@@ -120,12 +120,12 @@ long pidfd_get_info(struct file *file, unsigned int cmd, void __user *uarg);
 /* exit_track.c: the table of targets and the exit tracepoints */
 int pidfd_exit_track_init(void);
 void pidfd_exit_track_exit(void);
-struct pidfd_target *pidfd_target_get(struct pid *pid);
-void pidfd_target_put(struct pidfd_target *target);
-int pidfd_target_exit_status(struct pidfd_target *target,
-			     struct pidfd_exit_record *rec);
-bool pidfd_target_exit_record(struct pidfd_target *target,
-			      struct pidfd_exit_record *rec);
+struct pfd_target *pidfd_target_get(struct pid *pid);
+void pidfd_target_put(struct pfd_target *target);
+int pidfd_target_exit_status(struct pfd_target *target,
+			     struct pfd_exit_record *rec);
+bool pidfd_target_exit_record(struct pfd_target *target,
+			      struct pfd_exit_record *rec);
 extern atomic_t pidfd_live_targets;
 
 #endif /* PIDFD_INTERNAL_H */

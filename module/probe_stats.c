@@ -61,7 +61,7 @@ u64 pidfd_probe_stat_begin(void)
 }
 
 /* The probes run with preemption off: the whole call on one CPU. */
-void pidfd_probe_stat_end(enum pidfd_probe_stat stat, u64 begin)
+void pidfd_probe_stat_end(enum pfd_probe_stat stat, u64 begin)
 {
 	u64 ns = local_clock() - begin;
 	struct probe_stat *ps = &this_cpu_ptr(probe_stats)->stat[stat];

@@ -11,7 +11,7 @@
 
 #include <linux/types.h>
 
-enum pidfd_probe_stat {
+enum pfd_probe_stat {
 	PIDFD_PROBE_EXIT,	/* sched_process_exit */
 	PIDFD_PROBE_FREE,	/* sched_process_free */
 	PIDFD_PROBE_SIGNAL,	/* signal_deliver */
@@ -24,7 +24,7 @@ enum pidfd_probe_stat {
 int pidfd_probe_stats_init(void);
 void pidfd_probe_stats_exit(void);
 u64 pidfd_probe_stat_begin(void);
-void pidfd_probe_stat_end(enum pidfd_probe_stat stat, u64 begin);
+void pidfd_probe_stat_end(enum pfd_probe_stat stat, u64 begin);
 #else
 static inline int pidfd_probe_stats_init(void)
 {
@@ -40,7 +40,7 @@ static inline u64 pidfd_probe_stat_begin(void)
 	return 0;
 }
 
-static inline void pidfd_probe_stat_end(enum pidfd_probe_stat stat,
+static inline void pidfd_probe_stat_end(enum pfd_probe_stat stat,
 					u64 begin)
 {
 }
