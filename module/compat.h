@@ -22,8 +22,8 @@
  * 5.12 made file_open_root() take a struct path (commit ffb37ca3bd16,
  * "switch file_open_root() to struct path").
  */
-static inline struct file *pidfd_file_open_root(const struct path *root,
-						const char *name, int flags)
+static inline struct file *pfd_file_open_root(const struct path *root,
+					      const char *name, int flags)
 {
 #ifdef PIDFD_HAVE_FILE_OPEN_ROOT_PATH
 	return file_open_root(root, name, flags, 0);
@@ -70,7 +70,7 @@ int vfs_path_lookup(struct dentry *dentry, struct vfsmount *mnt,
  * sk_peer_pid with sk_peer_lock (commit 35306eb23814; Debian's 5.10 has
  * it); before, a listen() could free it under a reader: EOPNOTSUPP there.
  */
-static inline struct pid *pidfd_sock_peer_pid(struct sock *sk)
+static inline struct pid *pfd_sock_peer_pid(struct sock *sk)
 {
 #ifdef PIDFD_HAVE_SK_PEER_LOCK
 	struct pid *pid;
@@ -95,7 +95,7 @@ static inline struct pid *pidfd_sock_peer_pid(struct sock *sk)
  * Is a cgroup-BPF getsockopt program attached anywhere? 5.15 keyed each
  * attach type apart; before, one key says whether any cgroup program is.
  */
-static inline bool pidfd_cgroup_getsockopt_hooked(void)
+static inline bool pfd_cgroup_getsockopt_hooked(void)
 {
 #if !IS_ENABLED(CONFIG_CGROUP_BPF)
 	return false;
@@ -141,7 +141,7 @@ static void probe##_compat(void *data, struct task_struct *task)	\
 #define PIDFD_DUMPABLE_OWNER	TASK_DUMPABLE_OWNER
 #define PIDFD_DUMPABLE_ROOT	TASK_DUMPABLE_ROOT
 
-static inline int pidfd_task_dumpable(struct task_struct *task)
+static inline int pfd_task_dumpable(struct task_struct *task)
 {
 	struct task_exec_state *state;
 	int mode = -1;
@@ -160,7 +160,7 @@ static inline int pidfd_task_dumpable(struct task_struct *task)
 #define PIDFD_DUMPABLE_OWNER	SUID_DUMP_USER
 #define PIDFD_DUMPABLE_ROOT	SUID_DUMP_ROOT
 
-static inline int pidfd_task_dumpable(struct task_struct *task)
+static inline int pfd_task_dumpable(struct task_struct *task)
 {
 	int mode = -1;
 
@@ -181,8 +181,8 @@ static inline int pidfd_task_dumpable(struct task_struct *task)
  * task's objective one (5.13 split them; before, one getter). The caller's
  * rcu_read_lock() keeps the label alive while it is compared.
  */
-static inline unsigned long pidfd_task_label(struct task_struct *task,
-					     bool subj)
+static inline unsigned long pfd_task_label(struct task_struct *task,
+					   bool subj)
 {
 #if defined(PIDFD_HAVE_TASK_GETLSMPROP_OBJ) && defined(CONFIG_SECURITY_APPARMOR)
 	struct lsm_prop prop;
@@ -219,13 +219,13 @@ static inline unsigned long pidfd_task_label(struct task_struct *task,
  */
 #ifdef PIDFD_HAVE_PID_INO
 #define PIDFD_KERNEL_PID_INO	true
-static inline u64 pidfd_kernel_pid_ino(const struct pid *pid)
+static inline u64 pfd_kernel_pid_ino(const struct pid *pid)
 {
 	return pid->ino;
 }
 #else
 #define PIDFD_KERNEL_PID_INO	false
-static inline u64 pidfd_kernel_pid_ino(const struct pid *pid)
+static inline u64 pfd_kernel_pid_ino(const struct pid *pid)
 {
 	return 0;
 }

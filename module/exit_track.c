@@ -114,22 +114,22 @@ struct pfd_target {
 	u64 ino;			/* the identity, @inode's i_ino */
 };
 
-/* The fields others see (pidfd_file_pid(), pidfd_install()). */
-struct pid *pidfd_target_pid(const struct pfd_target *target)
+/* The fields others see (pfd_file_pid(), pfd_install()). */
+struct pid *pfd_target_pid(const struct pfd_target *target)
 {
 	return target->pid;
 }
 
 /**
- * pidfd_target_inode_get - the inode for a new pidfd of @target
+ * pfd_target_inode_get - the inode for a new pidfd of @target
  * @target: the target, with a user
  *
  * The inode is made for the first open pidfd and goes with the last
- * (pidfd_target_inode_put()); its number is the target's, whenever made.
+ * (pfd_target_inode_put()); its number is the target's, whenever made.
  *
  * Return: the inode with a reference for the new file, or an ERR_PTR().
  */
-struct inode *pidfd_target_inode_get(struct pfd_target *target)
+struct inode *pfd_target_inode_get(struct pfd_target *target)
 {
 	struct inode *fresh = NULL, *inode;
 
@@ -149,7 +149,7 @@ struct inode *pidfd_target_inode_get(struct pfd_target *target)
 		raw_spin_unlock_irq(&target->lock);
 		if (inode)
 			break;
-		fresh = pidfd_inode_new(target->ino);
+		fresh = pfd_inode_new(target->ino);
 		if (IS_ERR(fresh))
 			return fresh;
 	}
@@ -159,7 +159,7 @@ struct inode *pidfd_target_inode_get(struct pfd_target *target)
 }
 
 /* A pidfd of @target is gone (process context): the last takes the inode. */
-void pidfd_target_inode_put(struct pfd_target *target)
+void pfd_target_inode_put(struct pfd_target *target)
 {
 	struct inode *last = NULL;
 
@@ -186,7 +186,7 @@ static atomic64_t last_ino = ATOMIC64_INIT(0);
 static u64 target_ino(struct pid *pid)
 {
 	if (PIDFD_KERNEL_PID_INO)
-		return pidfd_kernel_pid_ino(pid);
+		return pfd_kernel_pid_ino(pid);
 	return atomic64_inc_return(&last_ino);
 }
 
@@ -239,7 +239,7 @@ static LLIST_HEAD(targets_to_free);
 static void free_targets(struct work_struct *work);
 static DECLARE_WORK(free_work, free_targets);
 
-atomic_t pidfd_live_targets = ATOMIC_INIT(0);
+atomic_t pfd_live_targets = ATOMIC_INIT(0);
 
 /* The targets numbered @nr (several: a released pid and a new one). */
 static struct rhlist_head *lookup_nr_rcu(pid_t nr)
@@ -330,7 +330,7 @@ static void probe_process_exit(void *data, struct task_struct *task)
 	 * exiting with its final exit code.
 	 */
 	smp_mb();
-	if (!atomic_read(&pidfd_live_targets))
+	if (!atomic_read(&pfd_live_targets))
 		return;
 
 	rcu_read_lock();
@@ -345,10 +345,10 @@ static void probe_process_exit(void *data, struct task_struct *task)
 /* What the probes cost every exit is measured in bench builds. */
 static void probe_process_exit_timed(void *data, struct task_struct *task)
 {
-	u64 begin = pidfd_probe_stat_begin();
+	u64 begin = pfd_probe_stat_begin();
 
 	probe_process_exit(data, task);
-	pidfd_probe_stat_end(PIDFD_PROBE_EXIT, begin);
+	pfd_probe_stat_end(PIDFD_PROBE_EXIT, begin);
 }
 
 PIDFD_COMPAT_PROBE_PROCESS_EXIT(probe_process_exit_timed)
@@ -403,7 +403,7 @@ static void probe_process_free(void *data, struct task_struct *task)
 	unsigned long irqflags;
 	bool queued = false;
 
-	if (!atomic_read(&pidfd_live_targets))
+	if (!atomic_read(&pfd_live_targets))
 		return;
 
 	rcu_read_lock();
@@ -422,10 +422,10 @@ static void probe_process_free(void *data, struct task_struct *task)
 
 static void probe_process_free_timed(void *data, struct task_struct *task)
 {
-	u64 begin = pidfd_probe_stat_begin();
+	u64 begin = pfd_probe_stat_begin();
 
 	probe_process_free(data, task);
-	pidfd_probe_stat_end(PIDFD_PROBE_FREE, begin);
+	pfd_probe_stat_end(PIDFD_PROBE_FREE, begin);
 }
 
 /*
@@ -484,7 +484,7 @@ static void target_put_process_ref(struct pfd_target *target)
 	target->released = true;
 	raw_spin_unlock_irq(&target->lock);
 	if (owner)
-		pidfd_target_put(target);
+		pfd_target_put(target);
 }
 
 static struct pfd_target *target_create(struct pid *pid)
@@ -504,7 +504,7 @@ static struct pfd_target *target_create(struct pid *pid)
 	raw_spin_lock_init(&fresh->lock);
 
 	/* Before the insert: a probe that finds the target must not skip. */
-	atomic_inc(&pidfd_live_targets);
+	atomic_inc(&pfd_live_targets);
 	/*
 	 * In one RCU read section with the check for a task: a task released
 	 * after the check is freed after the section, when the target is in
@@ -515,7 +515,7 @@ static struct pfd_target *target_create(struct pid *pid)
 	has_task = !err && pid_has_task(pid, PIDTYPE_PID);
 	rcu_read_unlock();
 	if (err) {
-		atomic_dec(&pidfd_live_targets);
+		atomic_dec(&pfd_live_targets);
 		put_pid(fresh->pid);
 		kmem_cache_free(target_cache, fresh);
 		return ERR_PTR(-ENOMEM);	/* the table could not grow */
@@ -529,19 +529,19 @@ static struct pfd_target *target_create(struct pid *pid)
 		 */
 		if (!PIDFD_KERNEL_PID_INO)
 			target_put_process_ref(fresh);
-		pidfd_target_put(fresh);
+		pfd_target_put(fresh);
 		return ERR_PTR(-ESRCH);
 	}
 	return fresh;
 }
 
 /**
- * pidfd_target_get - find or create the target of @pid, and take a user
+ * pfd_target_get - find or create the target of @pid, and take a user
  * @pid: the struct pid; the target takes its own reference
  *
  * Return: the target, or an ERR_PTR() (-ENOMEM).
  */
-struct pfd_target *pidfd_target_get(struct pid *pid)
+struct pfd_target *pfd_target_get(struct pid *pid)
 {
 	struct pfd_target *target;
 
@@ -573,7 +573,7 @@ static void target_free(struct pfd_target *target)
 {
 	WARN_ON_ONCE(target->inode);	/* its pidfds are all gone */
 	rhltable_remove(&targets, &target->by_nr, targets_params);
-	atomic_dec(&pidfd_live_targets);
+	atomic_dec(&pfd_live_targets);
 	call_rcu(&target->rcu, target_free_rcu);
 }
 
@@ -586,8 +586,8 @@ static void free_targets(struct work_struct *work)
 		target_free(target);
 }
 
-/* Process context only (pidfd_release(), error paths). */
-void pidfd_target_put(struct pfd_target *target)
+/* Process context only (pfd_release(), error paths). */
+void pfd_target_put(struct pfd_target *target)
 {
 	if (refcount_dec_and_test(&target->users))
 		target_free(target);
@@ -617,7 +617,7 @@ static void copy_record(struct pfd_target *target,
 }
 
 /**
- * pidfd_target_exit_status - the recorded exit of a reaped @target
+ * pfd_target_exit_status - the recorded exit of a reaped @target
  * @target: the target, whose pid has no task any more
  * @rec: the record, if there is one
  *
@@ -627,8 +627,8 @@ static void copy_record(struct pfd_target *target,
  * Return: 0 if the exit was recorded, -ESRCH if it never will be, -EINTR
  * if a fatal signal came first.
  */
-int pidfd_target_exit_status(struct pfd_target *target,
-			     struct pfd_exit_record *rec)
+int pfd_target_exit_status(struct pfd_target *target,
+			   struct pfd_exit_record *rec)
 {
 	int err;
 
@@ -643,14 +643,14 @@ int pidfd_target_exit_status(struct pfd_target *target,
 }
 
 /**
- * pidfd_target_exit_record - the exit recorded so far, without waiting
+ * pfd_target_exit_record - the exit recorded so far, without waiting
  * @target: the target, of a task that has exited (a zombie)
  * @rec: the record, if there is one
  *
  * Return: whether an exit was recorded.
  */
-bool pidfd_target_exit_record(struct pfd_target *target,
-			      struct pfd_exit_record *rec)
+bool pfd_target_exit_record(struct pfd_target *target,
+			    struct pfd_exit_record *rec)
 {
 	bool recorded;
 
@@ -681,13 +681,13 @@ static void probe_signal_deliver(void *data, int sig,
 
 	lockdep_assert_held(&current->sighand->siglock);
 
-	if (!atomic_read(&pidfd_live_targets))
+	if (!atomic_read(&pfd_live_targets))
 		return;
 	if (!sig_kernel_coredump(sig) || ka->sa.sa_handler != SIG_DFL ||
 	    (current->flags & PF_KTHREAD))
 		return;
 
-	mode = pidfd_task_dumpable(current);
+	mode = pfd_task_dumpable(current);
 	rcu_read_lock();
 	tgid = task_tgid(current);
 	rhl_for_each_entry_rcu(target, pos, lookup_nr_rcu(pid_nr(tgid)),
@@ -708,10 +708,10 @@ static void probe_signal_deliver_timed(void *data, int sig,
 				       struct kernel_siginfo *info,
 				       struct k_sigaction *ka)
 {
-	u64 begin = pidfd_probe_stat_begin();
+	u64 begin = pfd_probe_stat_begin();
 
 	probe_signal_deliver(data, sig, info, ka);
-	pidfd_probe_stat_end(PIDFD_PROBE_SIGNAL, begin);
+	pfd_probe_stat_end(PIDFD_PROBE_SIGNAL, begin);
 }
 
 struct tracepoint_hook {
@@ -756,11 +756,11 @@ static void target_free_unused(void *ptr, void *arg)
 
 	WARN_ON_ONCE(refcount_read(&target->users) != 1 || target->inode);
 	put_pid(target->pid);
-	atomic_dec(&pidfd_live_targets);
+	atomic_dec(&pfd_live_targets);
 	kmem_cache_free(target_cache, target);
 }
 
-int pidfd_exit_track_init(void)
+int pfd_exit_track_init(void)
 {
 	int i, err;
 
@@ -814,7 +814,7 @@ err_cache:
 	return err;
 }
 
-void pidfd_exit_track_exit(void)
+void pfd_exit_track_exit(void)
 {
 	unregister_hooks();
 	/* The probes are gone: no more work can be queued. */
@@ -825,7 +825,7 @@ void pidfd_exit_track_exit(void)
 	 * live processes hold (before 6.9), unfinished: no probe runs now.
 	 */
 	rhltable_free_and_destroy(&targets, target_free_unused, NULL);
-	WARN_ON_ONCE(atomic_read(&pidfd_live_targets));
+	WARN_ON_ONCE(atomic_read(&pfd_live_targets));
 	/* target_free_rcu() is module code. */
 	rcu_barrier();
 	kmem_cache_destroy(target_cache);

@@ -111,10 +111,10 @@ static bool fill_dumped(struct pidfd_dev_info *info,
 /* Lookups of a task that is being released while we read it. */
 #define LOOKUP_TRIES	4
 
-long pidfd_get_info(struct file *file, unsigned int cmd, void __user *uarg)
+long pfd_get_info(struct file *file, unsigned int cmd, void __user *uarg)
 {
 	struct pidfd_dev_info __user *uinfo = uarg;
-	struct pid *pid = pidfd_file_pid(file);
+	struct pid *pid = pfd_file_pid(file);
 	struct pidfd_dev_info info = {};
 	size_t usize = _IOC_SIZE(cmd);
 	struct pfd_exit_record rec;
@@ -130,7 +130,7 @@ long pidfd_get_info(struct file *file, unsigned int cmd, void __user *uarg)
 	if (copy_from_user(&request, &uinfo->mask, sizeof(request)))
 		return -EFAULT;
 	/* Upstream since early 2026 (fs/pidfs.c, 7.2): EREMOTE, was ESRCH. */
-	if (!pidfd_pid_in_current_ns(pid))
+	if (!pfd_pid_in_current_ns(pid))
 		return -EREMOTE;
 
 	rcu_read_lock();
@@ -143,7 +143,7 @@ long pidfd_get_info(struct file *file, unsigned int cmd, void __user *uarg)
 		exited = READ_ONCE(task->exit_state) &&
 			 !delay_group_leader(task);
 		if (request & PIDFD_INFO_COREDUMP)
-			dumpable = pidfd_task_dumpable(task);
+			dumpable = pfd_task_dumpable(task);
 		/*
 		 * Still attached after the reads: they describe @pid's task.
 		 * A task released meanwhile (ppid read as 0) is the old
@@ -164,7 +164,7 @@ long pidfd_get_info(struct file *file, unsigned int cmd, void __user *uarg)
 	if (!task) {
 		if (!(request & PIDFD_INFO_EXIT))
 			return -ESRCH;
-		err = pidfd_target_exit_status(pidfd_file_target(file), &rec);
+		err = pfd_target_exit_status(pfd_file_target(file), &rec);
 		if (err)
 			return err;
 		info.exit_code = rec.code;
@@ -180,8 +180,8 @@ long pidfd_get_info(struct file *file, unsigned int cmd, void __user *uarg)
 		bool dumped = false;
 
 		if (!task || (exited &&
-			      pidfd_target_exit_record(pidfd_file_target(file),
-						       &rec)))
+			      pfd_target_exit_record(pfd_file_target(file),
+						     &rec)))
 			dumped = fill_dumped(&info, &rec);
 		if (!dumped && task && dumpable >= 0) {
 			info.coredump_mask = dumpable_mask(dumpable);

@@ -14,17 +14,17 @@
 #include "pidfd_internal.h"
 #include "probe_stats.h"
 
-static long pidfd_dev_ioctl(struct file *file, unsigned int cmd,
-			    unsigned long arg)
+static long pfd_dev_ioctl(struct file *file, unsigned int cmd,
+			  unsigned long arg)
 {
-	if (pidfd_ioctl_is(cmd, PIDFD_DEV_OPEN))
-		return pidfd_dev_open(cmd, (void __user *)arg);
-	if (pidfd_ioctl_is(cmd, PIDFD_DEV_OPEN_PROCDIR))
-		return pidfd_dev_open_procdir(cmd, (void __user *)arg);
-	if (pidfd_ioctl_is(cmd, PIDFD_DEV_OPEN_PEER))
-		return pidfd_dev_open_peer(cmd, (void __user *)arg);
+	if (pfd_ioctl_is(cmd, PIDFD_DEV_OPEN))
+		return pfd_dev_open(cmd, (void __user *)arg);
+	if (pfd_ioctl_is(cmd, PIDFD_DEV_OPEN_PROCDIR))
+		return pfd_dev_open_procdir(cmd, (void __user *)arg);
+	if (pfd_ioctl_is(cmd, PIDFD_DEV_OPEN_PEER))
+		return pfd_dev_open_peer(cmd, (void __user *)arg);
 	if (cmd == PIDFD_DEV_IS_PIDFD)
-		return pidfd_fd_is_ours((int)arg);
+		return pfd_fd_is_ours((int)arg);
 	return -ENOTTY;
 }
 
@@ -32,9 +32,9 @@ static long pidfd_dev_ioctl(struct file *file, unsigned int cmd,
  * Every argument is a pointer but PIDFD_DEV_IS_PIDFD's fd number, which
  * compat_ptr() zero-extends just as the 64-bit call passes it.
  */
-static const struct file_operations pidfd_dev_fops = {
+static const struct file_operations pfd_dev_fops = {
 	.owner		= THIS_MODULE,
-	.unlocked_ioctl	= pidfd_dev_ioctl,
+	.unlocked_ioctl	= pfd_dev_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
 	.llseek		= noop_llseek,
 };
@@ -43,10 +43,10 @@ static const struct file_operations pidfd_dev_fops = {
  * Mode 0666: opening a pidfd needs no privilege, as pidfd_open(2) needs
  * none; every operation on a pidfd does its own permission check.
  */
-static struct miscdevice pidfd_miscdev = {
+static struct miscdevice pfd_miscdev = {
 	.minor	= MISC_DYNAMIC_MINOR,
 	.name	= "pidfd",
-	.fops	= &pidfd_dev_fops,
+	.fops	= &pfd_dev_fops,
 	.mode	= 0666,
 };
 
@@ -64,58 +64,58 @@ static const struct kernel_param_ops counter_ops = {
 	.get = get_atomic,
 };
 
-module_param_cb(live_pidfds, &counter_ops, &pidfd_live_files, 0400);
+module_param_cb(live_pidfds, &counter_ops, &pfd_live_files, 0400);
 MODULE_PARM_DESC(live_pidfds, "Number of open pidfds");
-module_param_cb(live_pids, &counter_ops, &pidfd_live_targets, 0400);
+module_param_cb(live_pids, &counter_ops, &pfd_live_targets, 0400);
 MODULE_PARM_DESC(live_pids, "Number of struct pids the module keeps");
 
-static int __init pidfd_init(void)
+static int __init pfd_init(void)
 {
 	int err;
 
-	err = pidfd_signal_policy_init();
+	err = pfd_signal_policy_init();
 	if (err)
 		return err;
-	err = pidfd_nsfd_init();
+	err = pfd_nsfd_init();
 	if (err)
 		return err;
-	err = pidfd_probe_stats_init();
+	err = pfd_probe_stats_init();
 	if (err)
 		goto err_nsfd;
-	err = pidfd_fs_init();
+	err = pfd_fs_init();
 	if (err)
 		goto err_probe_stats;
-	err = pidfd_exit_track_init();
+	err = pfd_exit_track_init();
 	if (err)
 		goto err_fs;
-	err = misc_register(&pidfd_miscdev);
+	err = misc_register(&pfd_miscdev);
 	if (err)
 		goto err_exit_track;
 	pr_info("version %s loaded: /dev/pidfd\n", PIDFD_DKMS_VERSION);
 	return 0;
 
 err_exit_track:
-	pidfd_exit_track_exit();
+	pfd_exit_track_exit();
 err_fs:
-	pidfd_fs_exit();
+	pfd_fs_exit();
 err_probe_stats:
-	pidfd_probe_stats_exit();
+	pfd_probe_stats_exit();
 err_nsfd:
-	pidfd_nsfd_exit();
+	pfd_nsfd_exit();
 	return err;
 }
 
-static void __exit pidfd_exit(void)
+static void __exit pfd_exit(void)
 {
-	misc_deregister(&pidfd_miscdev);
-	pidfd_exit_track_exit();
-	pidfd_fs_exit();
-	pidfd_probe_stats_exit();
-	pidfd_nsfd_exit();
+	misc_deregister(&pfd_miscdev);
+	pfd_exit_track_exit();
+	pfd_fs_exit();
+	pfd_probe_stats_exit();
+	pfd_nsfd_exit();
 }
 
-module_init(pidfd_init);
-module_exit(pidfd_exit);
+module_init(pfd_init);
+module_exit(pfd_exit);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("Race-free process handles (pidfds) through /dev/pidfd");

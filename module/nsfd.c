@@ -11,7 +11,7 @@
  * mounted at load and attached to no mount namespace, so the caller needs
  * no /proc in its view and no hidepid= option of another instance applies,
  * as upstream needs none. The directory is proved to be the pidfd's process
- * as PIDFD_GET_PROCFD's is (pidfd_open_procdir()); the instance is the
+ * as PIDFD_GET_PROCFD's is (pfd_open_procdir()); the instance is the
  * module's alone, so nobody can mount on it, and a stale entry that a
  * lookup racing execve() leaves there is dropped.
  */
@@ -99,7 +99,7 @@ static int open_pid_ns_for_children(const struct path *dir, struct pid *pid)
 	struct file *check;
 	int fd;
 
-	check = pidfd_file_open_root(dir, "ns/pid", O_RDONLY);
+	check = pfd_file_open_root(dir, "ns/pid", O_RDONLY);
 	if (IS_ERR(check))
 		return PTR_ERR(check);
 	fput(check);
@@ -130,16 +130,16 @@ static const struct ns_link *ns_link_of(unsigned int cmd)
 	return NULL;
 }
 
-bool pidfd_is_ns_ioctl(unsigned int cmd)
+bool pfd_is_ns_ioctl(unsigned int cmd)
 {
 	return ns_link_of(cmd);
 }
 
-long pidfd_get_namespace(struct file *file, unsigned int cmd,
-			 unsigned long arg)
+long pfd_get_namespace(struct file *file, unsigned int cmd,
+		       unsigned long arg)
 {
 	const struct ns_link *link = ns_link_of(cmd);
-	struct pid *pid = pidfd_file_pid(file);
+	struct pid *pid = pfd_file_pid(file);
 	struct path root = {
 		.mnt = proc_mnt,
 		.dentry = proc_mnt->mnt_root,
@@ -163,12 +163,12 @@ long pidfd_get_namespace(struct file *file, unsigned int cmd,
 
 	/* ESRCH also when the process is outside the module's procfs's ns. */
 	caller_cred = override_creds(proof_cred);
-	dir = pidfd_open_procdir(pid, &root);
+	dir = pfd_open_procdir(pid, &root);
 	revert_creds(caller_cred);
 	if (IS_ERR(dir))
 		return PTR_ERR(dir);
 	/* Our own instance: no mount can be on the way, the link is meant. */
-	nsfile = pidfd_file_open_root(&dir->f_path, link->path, O_RDONLY);
+	nsfile = pfd_file_open_root(&dir->f_path, link->path, O_RDONLY);
 	if (PTR_ERR_OR_ZERO(nsfile) == -ENOENT &&
 	    cmd == PIDFD_GET_PID_FOR_CHILDREN_NAMESPACE &&
 	    task_has_namespaces(pid)) {
@@ -222,12 +222,12 @@ long pidfd_get_namespace(struct file *file, unsigned int cmd,
  * mount covers it, so only there may the module drop a dentry it doubts:
  * never in a procfs a caller named.
  */
-bool pidfd_nsfd_own_mount(const struct vfsmount *mnt)
+bool pfd_nsfd_own_mount(const struct vfsmount *mnt)
 {
 	return mnt == proc_mnt;
 }
 
-int pidfd_nsfd_init(void)
+int pfd_nsfd_init(void)
 {
 	struct file_system_type *type;
 
@@ -251,7 +251,7 @@ int pidfd_nsfd_init(void)
 	return 0;
 }
 
-void pidfd_nsfd_exit(void)
+void pfd_nsfd_exit(void)
 {
 	put_cred(proof_cred);
 	kern_unmount(proc_mnt);

@@ -22,7 +22,7 @@
  * thread) that is the caller's own child, that has no_new_privs on every
  * thread unless the caller has CAP_SYS_ADMIN in the target's user
  * namespace, and that the caller may kill now, by the same check the kill
- * at the last close will run (pidfd_autokill()).
+ * at the last close will run (pfd_autokill()).
  */
 static int autokill_allowed(struct pid *pid)
 {
@@ -66,7 +66,7 @@ static int autokill_allowed(struct pid *pid)
  * leader, or with PIDFD_THREAD any thread, that is not reaped (a number
  * can stay allocated for a process group or session after that).
  */
-int pidfd_open_allowed(struct pid *pid, unsigned int flags)
+int pfd_open_allowed(struct pid *pid, unsigned int flags)
 {
 	int err = 0;
 
@@ -84,7 +84,7 @@ int pidfd_open_allowed(struct pid *pid, unsigned int flags)
 	return err;
 }
 
-long pidfd_dev_open(unsigned int cmd, void __user *uarg)
+long pfd_dev_open(unsigned int cmd, void __user *uarg)
 {
 	struct pidfd_open_args args;
 	size_t usize = _IOC_SIZE(cmd);
@@ -109,11 +109,11 @@ long pidfd_dev_open(unsigned int cmd, void __user *uarg)
 	if (!pid)
 		return -ESRCH;
 
-	err = pidfd_open_allowed(pid, args.flags);
+	err = pfd_open_allowed(pid, args.flags);
 	if (!err && (args.flags & PIDFD_AUTOKILL))
 		err = autokill_allowed(pid);
 	if (!err)
-		err = pidfd_install(pid, args.flags);
+		err = pfd_install(pid, args.flags);
 	put_pid(pid);
 	return err;
 }

@@ -15,7 +15,7 @@
 
 #include "pidfd_internal.h"
 
-long pidfd_dev_open_peer(unsigned int cmd, void __user *uarg)
+long pfd_dev_open_peer(unsigned int cmd, void __user *uarg)
 {
 	struct pidfd_open_peer_args args;
 	size_t usize = _IOC_SIZE(cmd);
@@ -38,13 +38,13 @@ long pidfd_dev_open_peer(unsigned int cmd, void __user *uarg)
 	sock = sockfd_lookup(args.sockfd, &err);
 	if (!sock)
 		return err;
-	err = pidfd_peer_policy_check();
+	err = pfd_peer_policy_check();
 	if (err) {
 		sockfd_put(sock);
 		return err;
 	}
 	/* Unconnected, or a family that records no peer process. */
-	pid = pidfd_sock_peer_pid(sock->sk);
+	pid = pfd_sock_peer_pid(sock->sk);
 	sockfd_put(sock);
 	if (IS_ERR(pid))
 		return PTR_ERR(pid);
@@ -52,7 +52,7 @@ long pidfd_dev_open_peer(unsigned int cmd, void __user *uarg)
 		return -ENODATA;
 
 	/* Reaped: no process to name any more (6.15's pidfd_open(2) errno). */
-	err = pid_has_task(pid, PIDTYPE_TGID) ? pidfd_install(pid, args.flags) :
+	err = pid_has_task(pid, PIDTYPE_TGID) ? pfd_install(pid, args.flags) :
 						-ESRCH;
 	put_pid(pid);
 	return err;

@@ -27,12 +27,12 @@
 
 #include "pidfd_internal.h"
 
-atomic_t pidfd_live_files = ATOMIC_INIT(0);
+atomic_t pfd_live_files = ATOMIC_INIT(0);
 
 /* anon_inodefs's mount, referenced (its symbol is not exported). */
-static struct vfsmount *pidfd_anon_mnt;
+static struct vfsmount *pfd_anon_mnt;
 
-int pidfd_fs_init(void)
+int pfd_fs_init(void)
 {
 	static const struct file_operations probe_fops;
 	struct file *probe;
@@ -41,27 +41,27 @@ int pidfd_fs_init(void)
 	probe = anon_inode_getfile("[pidfd]", &probe_fops, NULL, O_RDONLY);
 	if (IS_ERR(probe))
 		return PTR_ERR(probe);
-	pidfd_anon_mnt = mntget(probe->f_path.mnt);
+	pfd_anon_mnt = mntget(probe->f_path.mnt);
 	fput(probe);
 	return 0;
 }
 
-void pidfd_fs_exit(void)
+void pfd_fs_exit(void)
 {
-	mntput(pidfd_anon_mnt);
+	mntput(pfd_anon_mnt);
 }
 
 /**
- * pidfd_inode_new - the inode for the pidfds of a target
+ * pfd_inode_new - the inode for the pidfds of a target
  * @ino: its number, the identity of the target's struct pid
  *
  * Return: a referenced inode, or an ERR_PTR().
  */
-struct inode *pidfd_inode_new(u64 ino)
+struct inode *pfd_inode_new(u64 ino)
 {
 	struct inode *inode;
 
-	inode = alloc_anon_inode(pidfd_anon_mnt->mnt_sb);
+	inode = alloc_anon_inode(pfd_anon_mnt->mnt_sb);
 	if (IS_ERR(inode))
 		return inode;
 	inode->i_ino = ino;
@@ -84,7 +84,7 @@ struct inode *pidfd_inode_new(u64 ino)
  * a number: a reaped process is not there to kill, and its number's new
  * owner is another struct pid.
  */
-static void pidfd_autokill(struct pid *pid, const struct cred *cred)
+static void pfd_autokill(struct pid *pid, const struct cred *cred)
 {
 	sigval_t unused = {};
 	int err;
@@ -102,16 +102,16 @@ static void pidfd_autokill(struct pid *pid, const struct cred *cred)
 		kill_pid(pid, SIGKILL, 1);
 }
 
-static int pidfd_release(struct inode *inode, struct file *file)
+static int pfd_release(struct inode *inode, struct file *file)
 {
-	struct pfd_target *target = pidfd_file_target(file);
+	struct pfd_target *target = pfd_file_target(file);
 
 	/* The file's credentials are its opener's, the ones to kill as. */
 	if (file->f_flags & PIDFD_AUTOKILL)
-		pidfd_autokill(pidfd_target_pid(target), file->f_cred);
-	pidfd_target_inode_put(target);
-	pidfd_target_put(target);
-	atomic_dec(&pidfd_live_files);
+		pfd_autokill(pfd_target_pid(target), file->f_cred);
+	pfd_target_inode_put(target);
+	pfd_target_put(target);
+	atomic_dec(&pfd_live_files);
 	return 0;
 }
 
@@ -121,10 +121,10 @@ static int pidfd_release(struct inode *inode, struct file *file)
  * leader that exited early counts only when its group is gone, as
  * upstream). POLLHUP as well once it has been reaped.
  */
-static __poll_t pidfd_poll(struct file *file, struct poll_table_struct *pts)
+static __poll_t pfd_poll(struct file *file, struct poll_table_struct *pts)
 {
-	struct pid *pid = pidfd_file_pid(file);
-	bool thread = pidfd_is_thread(file);
+	struct pid *pid = pfd_file_pid(file);
+	bool thread = pfd_is_thread(file);
 	struct task_struct *task;
 	__poll_t events = 0;
 
@@ -147,10 +147,10 @@ static __poll_t pidfd_poll(struct file *file, struct poll_table_struct *pts)
  * Pid: and NSpid: as upstream prints them, in the pid namespace of the
  * procfs instance the fdinfo file is read through.
  */
-static void pidfd_show_fdinfo(struct seq_file *m, struct file *file)
+static void pfd_show_fdinfo(struct seq_file *m, struct file *file)
 {
-	struct pid *pid = pidfd_file_pid(file);
-	struct pid_namespace *ns = pidfd_proc_pid_ns(file_inode(m->file));
+	struct pid *pid = pfd_file_pid(file);
+	struct pid_namespace *ns = pfd_proc_pid_ns(file_inode(m->file));
 	pid_t nr = -1;
 	unsigned int level;
 
@@ -169,46 +169,46 @@ static void pidfd_show_fdinfo(struct seq_file *m, struct file *file)
 	seq_putc(m, '\n');
 }
 
-static long pidfd_ioctl(struct file *file, unsigned int cmd,
-			unsigned long arg)
+static long pfd_ioctl(struct file *file, unsigned int cmd,
+		      unsigned long arg)
 {
 	if (cmd == PIDFD_GET_PROCFD)
-		return pidfd_get_procfd(file, (int)arg);
-	if (pidfd_ioctl_is(cmd, PIDFD_DEV_SEND_SIGNAL))
-		return pidfd_send_signal_ioctl(file, cmd, (void __user *)arg);
-	if (pidfd_ioctl_is(cmd, PIDFD_DEV_GET_INFO))
-		return pidfd_get_info(file, cmd, (void __user *)arg);
-	if (pidfd_is_ns_ioctl(cmd))
-		return pidfd_get_namespace(file, cmd, arg);
+		return pfd_get_procfd(file, (int)arg);
+	if (pfd_ioctl_is(cmd, PIDFD_DEV_SEND_SIGNAL))
+		return pfd_send_signal_ioctl(file, cmd, (void __user *)arg);
+	if (pfd_ioctl_is(cmd, PIDFD_DEV_GET_INFO))
+		return pfd_get_info(file, cmd, (void __user *)arg);
+	if (pfd_is_ns_ioctl(cmd))
+		return pfd_get_namespace(file, cmd, arg);
 	return -ENOTTY;
 }
 
-static const struct file_operations pidfd_file_fops = {
+static const struct file_operations pfd_file_fops = {
 	.owner		= THIS_MODULE,
-	.release	= pidfd_release,
-	.poll		= pidfd_poll,
-	.show_fdinfo	= pidfd_show_fdinfo,
-	.unlocked_ioctl	= pidfd_ioctl,
+	.release	= pfd_release,
+	.poll		= pfd_poll,
+	.show_fdinfo	= pfd_show_fdinfo,
+	.unlocked_ioctl	= pfd_ioctl,
 	/* PIDFD_GET_PROCFD's fd number and the ns ioctls' 0 survive it. */
 	.compat_ioctl	= compat_ptr_ioctl,
 	.llseek		= noop_llseek,
 };
 
 /* PIDFD_DEV_IS_PIDFD: 1 if @fd is one of our pidfds, else 0; EBADF. */
-long pidfd_fd_is_ours(int fd)
+long pfd_fd_is_ours(int fd)
 {
 	struct file *file = fget_raw(fd);
 	long ours;
 
 	if (!file)
 		return -EBADF;
-	ours = file->f_op == &pidfd_file_fops;
+	ours = file->f_op == &pfd_file_fops;
 	fput(file);
 	return ours;
 }
 
 /**
- * pidfd_install - make a new close-on-exec pidfd for @pid
+ * pfd_install - make a new close-on-exec pidfd for @pid
  * @pid: the process or thread; the pidfd takes its own reference
  * @flags: PIDFD_NONBLOCK, PIDFD_THREAD, PIDFD_AUTOKILL (checked by the
  *         caller: the kill at the last close is made as the file's f_cred,
@@ -216,14 +216,14 @@ long pidfd_fd_is_ours(int fd)
  *
  * Return: the new file descriptor, or a negative errno.
  */
-int pidfd_install(struct pid *pid, unsigned int flags)
+int pfd_install(struct pid *pid, unsigned int flags)
 {
 	struct pfd_target *target;
 	struct inode *inode;
 	struct file *file;
 	int fd;
 
-	target = pidfd_target_get(pid);
+	target = pfd_target_get(pid);
 	if (IS_ERR(target))
 		return PTR_ERR(target);
 
@@ -235,20 +235,20 @@ int pidfd_install(struct pid *pid, unsigned int flags)
 	 * The file holds the module (released by __fput()'s fops_put(), as
 	 * for anon_inode_getfile()) and a reference to the target's inode.
 	 */
-	inode = pidfd_target_inode_get(target);
+	inode = pfd_target_inode_get(target);
 	if (IS_ERR(inode)) {
 		put_unused_fd(fd);
 		fd = PTR_ERR(inode);
 		goto err_put_target;
 	}
 	__module_get(THIS_MODULE);
-	file = alloc_file_pseudo(inode, pidfd_anon_mnt, "[pidfd]",
+	file = alloc_file_pseudo(inode, pfd_anon_mnt, "[pidfd]",
 				 O_RDWR | (flags & PIDFD_NONBLOCK),
-				 &pidfd_file_fops);
+				 &pfd_file_fops);
 	if (IS_ERR(file)) {
 		module_put(THIS_MODULE);
 		iput(inode);
-		pidfd_target_inode_put(target);
+		pfd_target_inode_put(target);
 		put_unused_fd(fd);
 		fd = PTR_ERR(file);
 		goto err_put_target;
@@ -259,11 +259,11 @@ int pidfd_install(struct pid *pid, unsigned int flags)
 	 * F_GETFL as upstream's do (nobody sees the file before fd_install).
 	 */
 	file->f_flags |= flags & (PIDFD_THREAD | PIDFD_AUTOKILL);
-	atomic_inc(&pidfd_live_files);
+	atomic_inc(&pfd_live_files);
 	fd_install(fd, file);
 	return fd;
 
 err_put_target:
-	pidfd_target_put(target);
+	pfd_target_put(target);
 	return fd;
 }

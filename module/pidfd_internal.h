@@ -19,9 +19,9 @@
  * each (exit_track.c owns it; only its pid is seen outside).
  */
 struct pfd_target;
-struct pid *pidfd_target_pid(const struct pfd_target *target);
-struct inode *pidfd_target_inode_get(struct pfd_target *target);
-void pidfd_target_inode_put(struct pfd_target *target);
+struct pid *pfd_target_pid(const struct pfd_target *target);
+struct inode *pfd_target_inode_get(struct pfd_target *target);
+void pfd_target_inode_put(struct pfd_target *target);
 
 /* What a target's exit left, for PIDFD_GET_INFO. */
 struct pfd_exit_record {
@@ -34,41 +34,41 @@ struct pfd_exit_record {
 };
 
 /* open.c: the /dev/pidfd side */
-long pidfd_dev_open(unsigned int cmd, void __user *uarg);
-int pidfd_open_allowed(struct pid *pid, unsigned int flags);
+long pfd_dev_open(unsigned int cmd, void __user *uarg);
+int pfd_open_allowed(struct pid *pid, unsigned int flags);
 
 /* peer.c */
-long pidfd_dev_open_peer(unsigned int cmd, void __user *uarg);
+long pfd_dev_open_peer(unsigned int cmd, void __user *uarg);
 
 /* pidfd_file.c: the pidfd file type */
-int pidfd_install(struct pid *pid, unsigned int flags);
-long pidfd_fd_is_ours(int fd);
-int pidfd_fs_init(void);
-void pidfd_fs_exit(void);
-struct inode *pidfd_inode_new(u64 ino);
-extern atomic_t pidfd_live_files;
+int pfd_install(struct pid *pid, unsigned int flags);
+long pfd_fd_is_ours(int fd);
+int pfd_fs_init(void);
+void pfd_fs_exit(void);
+struct inode *pfd_inode_new(u64 ino);
+extern atomic_t pfd_live_files;
 
 /*
  * The accessors every ioctl uses, inline: a pidfd file's private data is
  * its target, and PIDFD_THREAD and PIDFD_AUTOKILL are kept in its f_flags.
  */
-static inline struct pfd_target *pidfd_file_target(const struct file *file)
+static inline struct pfd_target *pfd_file_target(const struct file *file)
 {
 	return file->private_data;
 }
 
-static inline struct pid *pidfd_file_pid(const struct file *file)
+static inline struct pid *pfd_file_pid(const struct file *file)
 {
-	return pidfd_target_pid(pidfd_file_target(file));
+	return pfd_target_pid(pfd_file_target(file));
 }
 
-static inline bool pidfd_is_thread(const struct file *file)
+static inline bool pfd_is_thread(const struct file *file)
 {
 	return file->f_flags & PIDFD_THREAD;
 }
 
 /* Is @pid visible in the caller's pid namespace (its own or a child's)? */
-static inline bool pidfd_pid_in_current_ns(const struct pid *pid)
+static inline bool pfd_pid_in_current_ns(const struct pid *pid)
 {
 	const struct pid_namespace *ns = task_active_pid_ns(current);
 
@@ -76,7 +76,7 @@ static inline bool pidfd_pid_in_current_ns(const struct pid *pid)
 }
 
 /* The pid namespace of a procfs instance, from one of its inodes. */
-static inline struct pid_namespace *pidfd_proc_pid_ns(struct inode *inode)
+static inline struct pid_namespace *pfd_proc_pid_ns(struct inode *inode)
 {
 	return proc_pid_ns(inode->i_sb);
 }
@@ -85,7 +85,7 @@ static inline struct pid_namespace *pidfd_proc_pid_ns(struct inode *inode)
  * Extensible commands are matched on direction, type and number only: the
  * size field is the caller's struct size (copy_struct_from_user rules).
  */
-static inline bool pidfd_ioctl_is(unsigned int cmd, unsigned int ref)
+static inline bool pfd_ioctl_is(unsigned int cmd, unsigned int ref)
 {
 	return _IOC_DIR(cmd) == _IOC_DIR(ref) &&
 	       _IOC_TYPE(cmd) == _IOC_TYPE(ref) &&
@@ -93,39 +93,39 @@ static inline bool pidfd_ioctl_is(unsigned int cmd, unsigned int ref)
 }
 
 /* signal.c */
-long pidfd_send_signal_ioctl(struct file *file, unsigned int cmd,
-			     void __user *uarg);
+long pfd_send_signal_ioctl(struct file *file, unsigned int cmd,
+			   void __user *uarg);
 
 /* signal_policy.c */
-int pidfd_signal_policy_init(void);
-int pidfd_signal_policy_check(struct task_struct *target, int sig);
-int pidfd_peer_policy_check(void);
+int pfd_signal_policy_init(void);
+int pfd_signal_policy_check(struct task_struct *target, int sig);
+int pfd_peer_policy_check(void);
 
 /* procdir.c: /proc/<pid> directories proved to be a pid's */
-long pidfd_dev_open_procdir(unsigned int cmd, void __user *uarg);
-long pidfd_get_procfd(struct file *file, int procfd);
-struct file *pidfd_open_procdir(struct pid *pid, const struct path *root);
+long pfd_dev_open_procdir(unsigned int cmd, void __user *uarg);
+long pfd_get_procfd(struct file *file, int procfd);
+struct file *pfd_open_procdir(struct pid *pid, const struct path *root);
 
 /* nsfd.c */
-int pidfd_nsfd_init(void);
-bool pidfd_nsfd_own_mount(const struct vfsmount *mnt);
-void pidfd_nsfd_exit(void);
-bool pidfd_is_ns_ioctl(unsigned int cmd);
-long pidfd_get_namespace(struct file *file, unsigned int cmd,
-			 unsigned long arg);
+int pfd_nsfd_init(void);
+bool pfd_nsfd_own_mount(const struct vfsmount *mnt);
+void pfd_nsfd_exit(void);
+bool pfd_is_ns_ioctl(unsigned int cmd);
+long pfd_get_namespace(struct file *file, unsigned int cmd,
+		       unsigned long arg);
 
 /* info.c */
-long pidfd_get_info(struct file *file, unsigned int cmd, void __user *uarg);
+long pfd_get_info(struct file *file, unsigned int cmd, void __user *uarg);
 
 /* exit_track.c: the table of targets and the exit tracepoints */
-int pidfd_exit_track_init(void);
-void pidfd_exit_track_exit(void);
-struct pfd_target *pidfd_target_get(struct pid *pid);
-void pidfd_target_put(struct pfd_target *target);
-int pidfd_target_exit_status(struct pfd_target *target,
-			     struct pfd_exit_record *rec);
-bool pidfd_target_exit_record(struct pfd_target *target,
-			      struct pfd_exit_record *rec);
-extern atomic_t pidfd_live_targets;
+int pfd_exit_track_init(void);
+void pfd_exit_track_exit(void);
+struct pfd_target *pfd_target_get(struct pid *pid);
+void pfd_target_put(struct pfd_target *target);
+int pfd_target_exit_status(struct pfd_target *target,
+			   struct pfd_exit_record *rec);
+bool pfd_target_exit_record(struct pfd_target *target,
+			    struct pfd_exit_record *rec);
+extern atomic_t pfd_live_targets;
 
 #endif /* PIDFD_INTERNAL_H */

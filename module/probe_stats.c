@@ -44,24 +44,24 @@ static const char *const stat_names[PIDFD_NR_PROBE_STATS] = {
 	[PIDFD_PROBE_EMPTY] = "empty",
 };
 
-int pidfd_probe_stats_init(void)
+int pfd_probe_stats_init(void)
 {
 	probe_stats = alloc_percpu(struct probe_stats);
 	return probe_stats ? 0 : -ENOMEM;
 }
 
-void pidfd_probe_stats_exit(void)
+void pfd_probe_stats_exit(void)
 {
 	free_percpu(probe_stats);
 }
 
-u64 pidfd_probe_stat_begin(void)
+u64 pfd_probe_stat_begin(void)
 {
 	return local_clock();
 }
 
 /* The probes run with preemption off: the whole call on one CPU. */
-void pidfd_probe_stat_end(enum pfd_probe_stat stat, u64 begin)
+void pfd_probe_stat_end(enum pfd_probe_stat stat, u64 begin)
 {
 	u64 ns = local_clock() - begin;
 	struct probe_stat *ps = &this_cpu_ptr(probe_stats)->stat[stat];
@@ -131,8 +131,8 @@ static int probe_stats_set(const char *val, const struct kernel_param *kp)
 		u64 t0;
 
 		preempt_disable();
-		t0 = pidfd_probe_stat_begin();
-		pidfd_probe_stat_end(PIDFD_PROBE_EMPTY, t0);
+		t0 = pfd_probe_stat_begin();
+		pfd_probe_stat_end(PIDFD_PROBE_EMPTY, t0);
 		preempt_enable();
 	}
 	return 0;

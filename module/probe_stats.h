@@ -21,27 +21,27 @@ enum pfd_probe_stat {
 
 /* The figures outlive the probes: init before them, exit after. */
 #ifdef PIDFD_PROBE_STATS
-int pidfd_probe_stats_init(void);
-void pidfd_probe_stats_exit(void);
-u64 pidfd_probe_stat_begin(void);
-void pidfd_probe_stat_end(enum pfd_probe_stat stat, u64 begin);
+int pfd_probe_stats_init(void);
+void pfd_probe_stats_exit(void);
+u64 pfd_probe_stat_begin(void);
+void pfd_probe_stat_end(enum pfd_probe_stat stat, u64 begin);
 #else
-static inline int pidfd_probe_stats_init(void)
+static inline int pfd_probe_stats_init(void)
 {
 	return 0;
 }
 
-static inline void pidfd_probe_stats_exit(void)
+static inline void pfd_probe_stats_exit(void)
 {
 }
 
-static inline u64 pidfd_probe_stat_begin(void)
+static inline u64 pfd_probe_stat_begin(void)
 {
 	return 0;
 }
 
-static inline void pidfd_probe_stat_end(enum pfd_probe_stat stat,
-					u64 begin)
+static inline void pfd_probe_stat_end(enum pfd_probe_stat stat,
+				      u64 begin)
 {
 }
 #endif

@@ -51,8 +51,8 @@
  * reused, so a yes before and after a lookup of /proc/<nr> proves the
  * lookup found @pid's process.
  */
-static bool pidfd_pid_holds_number(struct pid *pid,
-				   struct pid_namespace *ns, pid_t nr)
+static bool pfd_pid_holds_number(struct pid *pid,
+				 struct pid_namespace *ns, pid_t nr)
 {
 	bool held;
 
@@ -63,7 +63,7 @@ static bool pidfd_pid_holds_number(struct pid *pid,
 }
 
 /* Is @path the root directory of a procfs instance? */
-static bool pidfd_is_proc_root(const struct path *path)
+static bool pfd_is_proc_root(const struct path *path)
 {
 	const struct dentry *dentry = path->dentry;
 
@@ -72,7 +72,7 @@ static bool pidfd_is_proc_root(const struct path *path)
 }
 
 /**
- * pidfd_proc_open_dir - open a directory in a procfs directory
+ * pfd_proc_open_dir - open a directory in a procfs directory
  * @parent: the procfs directory
  * @name: one component
  *
@@ -84,8 +84,8 @@ static bool pidfd_is_proc_root(const struct path *path)
  * Return: the file, or an ERR_PTR(): -EXDEV when a mount covers the entry
  * in the caller's view, else what the walk or the open gave.
  */
-static struct file *pidfd_proc_open_dir(const struct path *parent,
-					const char *name)
+static struct file *pfd_proc_open_dir(const struct path *parent,
+				      const char *name)
 {
 	struct path path;
 	struct file *dir;
@@ -131,7 +131,7 @@ static PIDFD_FILLDIR_TYPE tid_search_actor(struct dir_context *ctx,
 }
 
 /**
- * pidfd_procdir_alive - has a process or thread directory still its task?
+ * pfd_procdir_alive - has a process or thread directory still its task?
  * @dir: a /proc/<pid> or /proc/<pid>/task/<tid> directory
  *
  * procfs finds the entries of such a directory only while the struct pid
@@ -140,7 +140,7 @@ static PIDFD_FILLDIR_TYPE tid_search_actor(struct dir_context *ctx,
  *
  * Return: 0 if so, -ENOENT if not, else what the lookup gave.
  */
-static int pidfd_procdir_alive(const struct path *dir)
+static int pfd_procdir_alive(const struct path *dir)
 {
 	struct path ns;
 	int err;
@@ -153,7 +153,7 @@ static int pidfd_procdir_alive(const struct path *dir)
 }
 
 /**
- * pidfd_procdir_lists - does a process directory's task/ list a thread?
+ * pfd_procdir_lists - does a process directory's task/ list a thread?
  * @procdir: a /proc/<pid> directory
  * @nr: a thread's number in that procfs's pid namespace
  *
@@ -165,7 +165,7 @@ static int pidfd_procdir_alive(const struct path *dir)
  * Return: 1 if listed, 0 if not, or a negative errno (-ENOENT or -ESRCH
  * when the directory's task is gone).
  */
-static int pidfd_procdir_lists(const struct path *procdir, pid_t nr)
+static int pfd_procdir_lists(const struct path *procdir, pid_t nr)
 {
 	struct tid_search search = {
 		.ctx.actor = tid_search_actor,
@@ -180,7 +180,7 @@ static int pidfd_procdir_lists(const struct path *procdir, pid_t nr)
 	 * reading. Never the other way round: a listed number was there.
 	 */
 	for (attempt = 0; attempt < PROC_LOOKUP_ATTEMPTS; attempt++) {
-		task = pidfd_proc_open_dir(procdir, "task");
+		task = pfd_proc_open_dir(procdir, "task");
 		if (IS_ERR(task))
 			return PTR_ERR(task);
 		err = iterate_dir(task, &search.ctx);
@@ -192,11 +192,11 @@ static int pidfd_procdir_lists(const struct path *procdir, pid_t nr)
 }
 
 /**
- * pidfd_open_procdir - open @pid's directory in a procfs
+ * pfd_open_procdir - open @pid's directory in a procfs
  * @pid: the process (or thread) the directory must belong to
  * @root: the root of the procfs
  *
- * Opened as pidfd_proc_open_dir() opens, by the number the procfs's pid
+ * Opened as pfd_proc_open_dir() opens, by the number the procfs's pid
  * namespace gives @pid. The number must name @pid before and after, and
  * the directory's task/ must list it in between: a struct pid is never
  * reused and keeps its number until its last task is released, so the
@@ -209,22 +209,22 @@ static int pidfd_procdir_lists(const struct path *procdir, pid_t nr)
  * in that namespace, or its directory cannot be proved; -EXDEV when a
  * mount covers it in the caller's view; else what procfs gave.
  */
-struct file *pidfd_open_procdir(struct pid *pid, const struct path *root)
+struct file *pfd_open_procdir(struct pid *pid, const struct path *root)
 {
 	/* Only the module's own mount: no path reaches it, nothing covers. */
-	bool unreachable = pidfd_nsfd_own_mount(root->mnt);
-	struct pid_namespace *ns = pidfd_proc_pid_ns(d_inode(root->dentry));
+	bool unreachable = pfd_nsfd_own_mount(root->mnt);
+	struct pid_namespace *ns = pfd_proc_pid_ns(d_inode(root->dentry));
 	pid_t nr = pid_nr_ns(pid, ns);
 	struct file *dir;
 	char name[12];
 	int attempt, err;
 
-	if (!nr || !pidfd_pid_holds_number(pid, ns, nr))
+	if (!nr || !pfd_pid_holds_number(pid, ns, nr))
 		return ERR_PTR(-ESRCH);
 	snprintf(name, sizeof(name), "%d", nr);
 
 	for (attempt = 1; ; attempt++) {
-		dir = pidfd_proc_open_dir(root, name);
+		dir = pfd_proc_open_dir(root, name);
 		/*
 		 * task/ proves the directory's process, not its thread: a
 		 * dentry that a lookup racing execve() from an earlier thread
@@ -241,24 +241,24 @@ struct file *pidfd_open_procdir(struct pid *pid, const struct path *root)
 		    !pid_has_task(pid, PIDTYPE_TGID)) {
 			d_invalidate(dir->f_path.dentry);
 			fput(dir);
-			dir = pidfd_proc_open_dir(root, name);
+			dir = pfd_proc_open_dir(root, name);
 		}
 		if (IS_ERR(dir)) {
 			err = PTR_ERR(dir);
 		} else {
-			err = pidfd_procdir_lists(&dir->f_path, nr);
+			err = pfd_procdir_lists(&dir->f_path, nr);
 			/* Not listed, or its task gone: not (or no more) @pid's. */
 			if (err >= 0 || err == -ENOENT)
 				err = err == 1 ? 0 : -ESRCH;
 		}
 		/* Gone while we looked, whatever the lookup found. */
-		if (!pidfd_pid_holds_number(pid, ns, nr))
+		if (!pfd_pid_holds_number(pid, ns, nr))
 			err = -ESRCH;
 		if (!err)
 			return dir;
 		if (!IS_ERR(dir)) {
 			if (unreachable && err == -ESRCH &&
-			    pidfd_pid_holds_number(pid, ns, nr))
+			    pfd_pid_holds_number(pid, ns, nr))
 				d_invalidate(dir->f_path.dentry);
 			fput(dir);
 		}
@@ -273,7 +273,7 @@ struct file *pidfd_open_procdir(struct pid *pid, const struct path *root)
 	}
 }
 
-long pidfd_get_procfd(struct file *file, int procfd)
+long pfd_get_procfd(struct file *file, int procfd)
 {
 	struct file *root, *dir;
 	int fd;
@@ -283,12 +283,12 @@ long pidfd_get_procfd(struct file *file, int procfd)
 	if (!root)
 		return -EBADF;
 
-	if (!pidfd_is_proc_root(&root->f_path)) {
+	if (!pfd_is_proc_root(&root->f_path)) {
 		fd = -EINVAL;
 		goto out_put_root;
 	}
 
-	dir = pidfd_open_procdir(pidfd_file_pid(file), &root->f_path);
+	dir = pfd_open_procdir(pfd_file_pid(file), &root->f_path);
 	if (IS_ERR(dir)) {
 		fd = PTR_ERR(dir);
 		goto out_put_root;
@@ -375,10 +375,10 @@ static int procdir_number(const struct path *dir, struct path *procdir)
  * read from its inode; procfs lists that pid's threads in its process's
  * task/. The pid that has the number now (looked up first) is the
  * directory's process if task/ lists the number and the pid still has
- * it afterwards (pidfd_procdir_lists()); a thread directory must also
- * still have its task (pidfd_procdir_alive()).
+ * it afterwards (pfd_procdir_lists()); a thread directory must also
+ * still have its task (pfd_procdir_alive()).
  */
-long pidfd_dev_open_procdir(unsigned int cmd, void __user *uarg)
+long pfd_dev_open_procdir(unsigned int cmd, void __user *uarg)
 {
 	struct pidfd_open_procdir_args args;
 	size_t usize = _IOC_SIZE(cmd);
@@ -406,7 +406,7 @@ long pidfd_dev_open_procdir(unsigned int cmd, void __user *uarg)
 		goto out_put_dir;
 	}
 
-	ns = pidfd_proc_pid_ns(file_inode(dir));
+	ns = pfd_proc_pid_ns(file_inode(dir));
 	rcu_read_lock();
 	pid = get_pid(find_pid_ns(nr, ns));
 	rcu_read_unlock();
@@ -415,13 +415,13 @@ long pidfd_dev_open_procdir(unsigned int cmd, void __user *uarg)
 		goto out_put_procdir;
 	}
 
-	err = pidfd_procdir_lists(&procdir, nr);
+	err = pfd_procdir_lists(&procdir, nr);
 	/* A thread directory: listed is not enough, it must be alive. */
 	if (err == 1 && procdir.dentry != dir->f_path.dentry)
-		err = pidfd_procdir_alive(&dir->f_path) ?: 1;
-	if (err == 1 && pidfd_pid_holds_number(pid, ns, nr))
-		err = pidfd_open_allowed(pid, args.flags) ?:
-		      pidfd_install(pid, args.flags);
+		err = pfd_procdir_alive(&dir->f_path) ?: 1;
+	if (err == 1 && pfd_pid_holds_number(pid, ns, nr))
+		err = pfd_open_allowed(pid, args.flags) ?:
+		      pfd_install(pid, args.flags);
 	else if (err >= 0 || err == -ENOENT)
 		err = -ESRCH;	/* not listed, or not any more */
 	put_pid(pid);

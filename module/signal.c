@@ -51,7 +51,7 @@ static enum signal_scope scope_of(struct file *file, u32 flags)
 	case PIDFD_SIGNAL_PROCESS_GROUP:
 		return SCOPE_PROCESS_GROUP;
 	default:
-		return pidfd_is_thread(file) ? SCOPE_THREAD : SCOPE_PROCESS;
+		return pfd_is_thread(file) ? SCOPE_THREAD : SCOPE_PROCESS;
 	}
 }
 
@@ -148,7 +148,7 @@ static int checked_send(struct task_struct *task, int sig,
 	err = kill_pid(task_pid(task), 0, 0);
 	if (err || !sig)
 		return err;
-	err = pidfd_signal_policy_check(task, sig);
+	err = pfd_signal_policy_check(task, sig);
 	if (err)
 		return err;
 	if (scope == SCOPE_THREAD)
@@ -192,16 +192,16 @@ static int kill_thread(struct pid *pid)
 	if (exiting) {
 		err = kill_pid(pid, 0, 0);
 		if (!err)
-			err = pidfd_signal_policy_check(task, SIGKILL);
+			err = pfd_signal_policy_check(task, SIGKILL);
 	}
 	rcu_read_unlock();
 	return exiting ? err : kill_pid(pid, SIGKILL, 0);
 }
 
-long pidfd_send_signal_ioctl(struct file *file, unsigned int cmd,
-			     void __user *uarg)
+long pfd_send_signal_ioctl(struct file *file, unsigned int cmd,
+			   void __user *uarg)
 {
-	struct pid *pid = pidfd_file_pid(file);
+	struct pid *pid = pfd_file_pid(file);
 	struct pidfd_signal_args args;
 	size_t usize = _IOC_SIZE(cmd);
 	enum signal_scope scope;
@@ -221,7 +221,7 @@ long pidfd_send_signal_ioctl(struct file *file, unsigned int cmd,
 	scope = scope_of(file, args.flags);
 
 	/* Only its own pid namespace or a descendant's, as upstream. */
-	if (!pidfd_pid_in_current_ns(pid))
+	if (!pfd_pid_in_current_ns(pid))
 		return -EINVAL;
 
 	if (args.info) {

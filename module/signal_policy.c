@@ -155,7 +155,7 @@ static int read_lsm_list(char *buf, size_t size)
 		return PTR_ERR(mnt);
 	root.mnt = mnt;
 	root.dentry = mnt->mnt_root;
-	file = pidfd_file_open_root(&root, "lsm", O_RDONLY);
+	file = pfd_file_open_root(&root, "lsm", O_RDONLY);
 	if (IS_ERR(file)) {
 		len = PTR_ERR(file);
 	} else {
@@ -172,7 +172,7 @@ static int read_lsm_list(char *buf, size_t size)
 	return 0;
 }
 
-int pidfd_signal_policy_init(void)
+int pfd_signal_policy_init(void)
 {
 	char *buf, *list, *name;
 	int lsm, err;
@@ -218,9 +218,9 @@ static bool apparmor_unconfined_pair(struct task_struct *target)
 	unsigned long unconfined;
 
 	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "AppArmor pair outside RCU");
-	unconfined = pidfd_task_label(&init_task, false);
-	return unconfined && pidfd_task_label(current, true) == unconfined &&
-	       pidfd_task_label(target, false) == unconfined;
+	unconfined = pfd_task_label(&init_task, false);
+	return unconfined && pfd_task_label(current, true) == unconfined &&
+	       pfd_task_label(target, false) == unconfined;
 }
 
 /* "selinux,bpf": the LSMs in @mask, comma separated. */
@@ -256,14 +256,14 @@ static void report_refusal(struct task_struct *target, int sig,
 }
 
 /**
- * pidfd_signal_policy_check - may @sig go to @target on a path that asked
+ * pfd_signal_policy_check - may @sig go to @target on a path that asked
  * the kernel about signal 0 only?
  * @target: the task the kernel's check judged
  * @sig: the signal
  *
  * Return: 0, or -EACCES (logged, rate-limited).
  */
-int pidfd_signal_policy_check(struct task_struct *target, int sig)
+int pfd_signal_policy_check(struct task_struct *target, int sig)
 {
 	unsigned long doubt = active_lsms & ~READ_ONCE(trusted_lsms);
 
@@ -278,7 +278,7 @@ int pidfd_signal_policy_check(struct task_struct *target, int sig)
 }
 
 /**
- * pidfd_peer_policy_check - may the caller have its socket's peer?
+ * pfd_peer_policy_check - may the caller have its socket's peer?
  *
  * getsockopt(SO_PEERCRED), the kernel's own way to the peer, asks the
  * LSMs (security_socket_getsockopt(), not exported) and cgroup-BPF
@@ -290,19 +290,19 @@ int pidfd_signal_policy_check(struct task_struct *target, int sig)
  *
  * Return: 0, or -EACCES (logged, rate-limited).
  */
-int pidfd_peer_policy_check(void)
+int pfd_peer_policy_check(void)
 {
 	unsigned long doubt = active_lsms & ~READ_ONCE(trusted_lsms);
 	char names[64];
 
 	rcu_read_lock();
 	if ((doubt & BIT(LSM_APPARMOR)) &&
-	    pidfd_task_label(current, true) ==
-	    pidfd_task_label(&init_task, false) &&
-	    pidfd_task_label(current, true))
+	    pfd_task_label(current, true) ==
+	    pfd_task_label(&init_task, false) &&
+	    pfd_task_label(current, true))
 		doubt &= ~BIT(LSM_APPARMOR);
 	rcu_read_unlock();
-	if (pidfd_cgroup_getsockopt_hooked() &&
+	if (pfd_cgroup_getsockopt_hooked() &&
 	    !(READ_ONCE(trusted_lsms) & BIT(LSM_BPF)))
 		doubt |= BIT(LSM_BPF);
 	if (!doubt)
