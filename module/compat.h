@@ -2,11 +2,11 @@
 /*
  * Differences between the kernels pidfd-dkms supports (5.10 to 7.2), in one
  * place. module/compat.mk probes the headers and Module.symvers of the
- * kernel being built against and passes PIDFD_HAVE_* defines; this header
+ * kernel being built against and passes PFD_HAVE_* defines; this header
  * turns them into one API for the module sources.
  */
-#ifndef PIDFD_COMPAT_H
-#define PIDFD_COMPAT_H
+#ifndef PFD_COMPAT_H
+#define PFD_COMPAT_H
 
 #include <linux/fs.h>
 #include <linux/proc_fs.h>
@@ -25,7 +25,7 @@
 static inline struct file *pfd_file_open_root(const struct path *root,
 					      const char *name, int flags)
 {
-#ifdef PIDFD_HAVE_FILE_OPEN_ROOT_PATH
+#ifdef PFD_HAVE_FILE_OPEN_ROOT_PATH
 	return file_open_root(root, name, flags, 0);
 #else
 	return file_open_root(root->dentry, root->mnt, name, flags, 0);
@@ -36,20 +36,20 @@ static inline struct file *pfd_file_open_root(const struct path *root,
  * vfs_path_lookup() is exported on every kernel; newer ones declare it in
  * linux/namei.h (7.2 does), older ones only in fs/internal.h (5.10, 6.1).
  */
-#ifndef PIDFD_HAVE_VFS_PATH_LOOKUP_DECL
+#ifndef PFD_HAVE_VFS_PATH_LOOKUP_DECL
 int vfs_path_lookup(struct dentry *dentry, struct vfsmount *mnt,
 		    const char *name, unsigned int flags, struct path *path);
 #endif
 
 /* 6.1 made a readdir actor return bool, true to go on (was int, 0). */
-#ifdef PIDFD_HAVE_FILLDIR_BOOL
-#define PIDFD_FILLDIR_TYPE	bool
-#define PIDFD_FILLDIR_CONTINUE	true
-#define PIDFD_FILLDIR_STOP	false
+#ifdef PFD_HAVE_FILLDIR_BOOL
+#define PFD_FILLDIR_TYPE	bool
+#define PFD_FILLDIR_CONTINUE	true
+#define PFD_FILLDIR_STOP	false
 #else
-#define PIDFD_FILLDIR_TYPE	int
-#define PIDFD_FILLDIR_CONTINUE	0
-#define PIDFD_FILLDIR_STOP	1
+#define PFD_FILLDIR_TYPE	int
+#define PFD_FILLDIR_CONTINUE	0
+#define PFD_FILLDIR_STOP	1
 #endif
 
 /*
@@ -57,12 +57,12 @@ int vfs_path_lookup(struct dentry *dentry, struct vfsmount *mnt,
  * and ENOENT for a thread without PIDFD_THREAD, EINVAL for both before
  * (probed by PIDFD_INFO_EXIT, which came in the same release).
  */
-#ifdef PIDFD_HAVE_OPEN_ENOENT
-#define PIDFD_OPEN_ERR_REAPED	ESRCH
-#define PIDFD_OPEN_ERR_THREAD	ENOENT
+#ifdef PFD_HAVE_OPEN_ENOENT
+#define PFD_OPEN_ERR_REAPED	ESRCH
+#define PFD_OPEN_ERR_THREAD	ENOENT
 #else
-#define PIDFD_OPEN_ERR_REAPED	EINVAL
-#define PIDFD_OPEN_ERR_THREAD	EINVAL
+#define PFD_OPEN_ERR_REAPED	EINVAL
+#define PFD_OPEN_ERR_THREAD	EINVAL
 #endif
 
 /*
@@ -72,7 +72,7 @@ int vfs_path_lookup(struct dentry *dentry, struct vfsmount *mnt,
  */
 static inline struct pid *pfd_sock_peer_pid(struct sock *sk)
 {
-#ifdef PIDFD_HAVE_SK_PEER_LOCK
+#ifdef PFD_HAVE_SK_PEER_LOCK
 	struct pid *pid;
 
 	spin_lock(&sk->sk_peer_lock);
@@ -85,10 +85,10 @@ static inline struct pid *pfd_sock_peer_pid(struct sock *sk)
 }
 
 /* 6.5 gave getsockopt(SO_PEERPIDFD), which asks every judge: use it. */
-#ifdef PIDFD_HAVE_SO_PEERPIDFD
-#define PIDFD_KERNEL_HAS_PEERPIDFD	true
+#ifdef PFD_HAVE_SO_PEERPIDFD
+#define PFD_KERNEL_HAS_PEERPIDFD	true
 #else
-#define PIDFD_KERNEL_HAS_PEERPIDFD	false
+#define PFD_KERNEL_HAS_PEERPIDFD	false
 #endif
 
 /*
@@ -99,7 +99,7 @@ static inline bool pfd_cgroup_getsockopt_hooked(void)
 {
 #if !IS_ENABLED(CONFIG_CGROUP_BPF)
 	return false;
-#elif defined(PIDFD_HAVE_CGROUP_BPF_KEYS)
+#elif defined(PFD_HAVE_CGROUP_BPF_KEYS)
 	return cgroup_bpf_enabled(CGROUP_GETSOCKOPT);
 #else
 	return cgroup_bpf_enabled;
@@ -111,15 +111,15 @@ static inline bool pfd_cgroup_getsockopt_hooked(void)
  * group_dead argument (6.12 has one argument, 7.2 two). The probe must
  * match the tracepoint's prototype; the header is probed, not the version.
  */
-#ifdef PIDFD_HAVE_SCHED_PROCESS_EXIT_GROUP_DEAD
-#define PIDFD_COMPAT_PROBE_PROCESS_EXIT(probe)				\
+#ifdef PFD_HAVE_SCHED_PROCESS_EXIT_GROUP_DEAD
+#define PFD_COMPAT_PROBE_PROCESS_EXIT(probe)				\
 static void probe##_compat(void *data, struct task_struct *task,	\
 			   bool group_dead)				\
 {									\
 	probe(data, task);						\
 }
 #else
-#define PIDFD_COMPAT_PROBE_PROCESS_EXIT(probe)				\
+#define PFD_COMPAT_PROBE_PROCESS_EXIT(probe)				\
 static void probe##_compat(void *data, struct task_struct *task)	\
 {									\
 	probe(data, task);						\
@@ -135,11 +135,11 @@ static void probe##_compat(void *data, struct task_struct *task)	\
  * (the suid_dumpable sysctl's). Only the task itself may read its own mm
  * without task_lock(): a probe that runs under siglock must not take it.
  */
-#ifdef PIDFD_HAVE_TASK_EXEC_STATE
+#ifdef PFD_HAVE_TASK_EXEC_STATE
 #include <linux/sched/exec_state.h>
-#define PIDFD_DUMPABLE_OFF	TASK_DUMPABLE_OFF
-#define PIDFD_DUMPABLE_OWNER	TASK_DUMPABLE_OWNER
-#define PIDFD_DUMPABLE_ROOT	TASK_DUMPABLE_ROOT
+#define PFD_DUMPABLE_OFF	TASK_DUMPABLE_OFF
+#define PFD_DUMPABLE_OWNER	TASK_DUMPABLE_OWNER
+#define PFD_DUMPABLE_ROOT	TASK_DUMPABLE_ROOT
 
 static inline int pfd_task_dumpable(struct task_struct *task)
 {
@@ -156,9 +156,9 @@ static inline int pfd_task_dumpable(struct task_struct *task)
 #else
 #include <linux/sched/coredump.h>
 #include <linux/sched/mm.h>
-#define PIDFD_DUMPABLE_OFF	SUID_DUMP_DISABLE
-#define PIDFD_DUMPABLE_OWNER	SUID_DUMP_USER
-#define PIDFD_DUMPABLE_ROOT	SUID_DUMP_ROOT
+#define PFD_DUMPABLE_OFF	SUID_DUMP_DISABLE
+#define PFD_DUMPABLE_OWNER	SUID_DUMP_USER
+#define PFD_DUMPABLE_ROOT	SUID_DUMP_ROOT
 
 static inline int pfd_task_dumpable(struct task_struct *task)
 {
@@ -184,7 +184,7 @@ static inline int pfd_task_dumpable(struct task_struct *task)
 static inline unsigned long pfd_task_label(struct task_struct *task,
 					   bool subj)
 {
-#if defined(PIDFD_HAVE_TASK_GETLSMPROP_OBJ) && defined(CONFIG_SECURITY_APPARMOR)
+#if defined(PFD_HAVE_TASK_GETLSMPROP_OBJ) && defined(CONFIG_SECURITY_APPARMOR)
 	struct lsm_prop prop;
 
 	if (subj)
@@ -192,7 +192,7 @@ static inline unsigned long pfd_task_label(struct task_struct *task,
 	else
 		security_task_getlsmprop_obj(task, &prop);
 	return (unsigned long)prop.apparmor.label;
-#elif defined(PIDFD_HAVE_TASK_GETSECID_OBJ)
+#elif defined(PFD_HAVE_TASK_GETSECID_OBJ)
 	u32 secid = 0;
 
 	if (subj)
@@ -200,7 +200,7 @@ static inline unsigned long pfd_task_label(struct task_struct *task,
 	else
 		security_task_getsecid_obj(task, &secid);
 	return secid;
-#elif defined(PIDFD_HAVE_TASK_GETSECID)
+#elif defined(PFD_HAVE_TASK_GETSECID)
 	u32 secid = 0;
 
 	security_task_getsecid(task, &secid);
@@ -217,18 +217,18 @@ static inline unsigned long pfd_task_label(struct task_struct *task,
  * kernel pidfd's fstat() shows. Before, there is none (0 here): the module
  * numbers its targets itself (exit_track.c).
  */
-#ifdef PIDFD_HAVE_PID_INO
-#define PIDFD_KERNEL_PID_INO	true
+#ifdef PFD_HAVE_PID_INO
+#define PFD_KERNEL_PID_INO	true
 static inline u64 pfd_kernel_pid_ino(const struct pid *pid)
 {
 	return pid->ino;
 }
 #else
-#define PIDFD_KERNEL_PID_INO	false
+#define PFD_KERNEL_PID_INO	false
 static inline u64 pfd_kernel_pid_ino(const struct pid *pid)
 {
 	return 0;
 }
 #endif
 
-#endif /* PIDFD_COMPAT_H */
+#endif /* PFD_COMPAT_H */

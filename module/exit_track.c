@@ -106,7 +106,7 @@ struct pfd_target {
 	bool released;			/* the pid's last task was freed */
 	bool exit_recorded;
 	bool dump_signal_seen;
-	s8 dump_mode;			/* PIDFD_DUMPABLE_*, or -1 */
+	s8 dump_mode;			/* PFD_DUMPABLE_*, or -1 */
 	int exit_code;			/* wait(2) status */
 	u64 exit_cgroupid;
 	int dump_signal;
@@ -185,7 +185,7 @@ static atomic64_t last_ino = ATOMIC64_INIT(0);
 
 static u64 target_ino(struct pid *pid)
 {
-	if (PIDFD_KERNEL_PID_INO)
+	if (PFD_KERNEL_PID_INO)
 		return pfd_kernel_pid_ino(pid);
 	return atomic64_inc_return(&last_ino);
 }
@@ -348,10 +348,10 @@ static void probe_process_exit_timed(void *data, struct task_struct *task)
 	u64 begin = pfd_probe_stat_begin();
 
 	probe_process_exit(data, task);
-	pfd_probe_stat_end(PIDFD_PROBE_EXIT, begin);
+	pfd_probe_stat_end(PFD_PROBE_EXIT, begin);
 }
 
-PIDFD_COMPAT_PROBE_PROCESS_EXIT(probe_process_exit_timed)
+PFD_COMPAT_PROBE_PROCESS_EXIT(probe_process_exit_timed)
 
 /*
  * The pid's last task is gone for good: its status is final. Returns true
@@ -365,7 +365,7 @@ static bool finish_target(struct pfd_target *target,
 	if (!target->exit_recorded)
 		record_exit(target, own_status(task), task_cgroup_id(task));
 	/* Released only once, so queued at most once. */
-	if (!PIDFD_KERNEL_PID_INO)
+	if (!PFD_KERNEL_PID_INO)
 		goto queue;	/* with the process's own reference */
 	if (!refcount_inc_not_zero(&target->users))
 		return false;	/* its last pidfd is being closed */
@@ -425,7 +425,7 @@ static void probe_process_free_timed(void *data, struct task_struct *task)
 	u64 begin = pfd_probe_stat_begin();
 
 	probe_process_free(data, task);
-	pfd_probe_stat_end(PIDFD_PROBE_FREE, begin);
+	pfd_probe_stat_end(PFD_PROBE_FREE, begin);
 }
 
 /*
@@ -500,7 +500,7 @@ static struct pfd_target *target_create(struct pid *pid)
 	fresh->ino = target_ino(pid);
 	fresh->pid = get_pid(pid);
 	/* The opener's pidfd, and before 6.9 the process (finish_target). */
-	refcount_set(&fresh->users, PIDFD_KERNEL_PID_INO ? 1 : 2);
+	refcount_set(&fresh->users, PFD_KERNEL_PID_INO ? 1 : 2);
 	raw_spin_lock_init(&fresh->lock);
 
 	/* Before the insert: a probe that finds the target must not skip. */
@@ -527,7 +527,7 @@ static struct pfd_target *target_create(struct pid *pid)
 		 * be coming and find the target, so it leaves the table the way
 		 * every target does.
 		 */
-		if (!PIDFD_KERNEL_PID_INO)
+		if (!PFD_KERNEL_PID_INO)
 			target_put_process_ref(fresh);
 		pfd_target_put(fresh);
 		return ERR_PTR(-ESRCH);
@@ -711,7 +711,7 @@ static void probe_signal_deliver_timed(void *data, int sig,
 	u64 begin = pfd_probe_stat_begin();
 
 	probe_signal_deliver(data, sig, info, ka);
-	pfd_probe_stat_end(PIDFD_PROBE_SIGNAL, begin);
+	pfd_probe_stat_end(PFD_PROBE_SIGNAL, begin);
 }
 
 struct tracepoint_hook {

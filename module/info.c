@@ -11,14 +11,14 @@
 
 #include "pidfd_internal.h"
 
-#define PIDFD_INFO_SUPPORTED (PIDFD_INFO_PID | PIDFD_INFO_CREDS | \
-			      PIDFD_INFO_CGROUPID | PIDFD_INFO_EXIT | \
-			      PIDFD_INFO_COREDUMP | PIDFD_INFO_SUPPORTED_MASK | \
-			      PIDFD_INFO_COREDUMP_SIGNAL | \
-			      PIDFD_INFO_COREDUMP_CODE)
+#define PFD_INFO_SUPPORTED (PIDFD_INFO_PID | PIDFD_INFO_CREDS | \
+			    PIDFD_INFO_CGROUPID | PIDFD_INFO_EXIT | \
+			    PIDFD_INFO_COREDUMP | PIDFD_INFO_SUPPORTED_MASK | \
+			    PIDFD_INFO_COREDUMP_SIGNAL | \
+			    PIDFD_INFO_COREDUMP_CODE)
 
 /* The wait(2) status bit that says a core dump was made (WCOREDUMP). */
-#define PIDFD_WAIT_COREDUMP	0x80
+#define PFD_WAIT_COREDUMP	0x80
 
 static_assert(sizeof(struct pidfd_dev_info) == PIDFD_INFO_SIZE_VER3);
 static_assert(offsetof(struct pidfd_dev_info, exit_code) + 4 ==
@@ -74,11 +74,11 @@ static void fill_from_task(struct pidfd_dev_info *info, struct pid *pid,
 static u32 dumpable_mask(int mode)
 {
 	switch (mode) {
-	case PIDFD_DUMPABLE_OWNER:
+	case PFD_DUMPABLE_OWNER:
 		return PIDFD_COREDUMP_USER;
-	case PIDFD_DUMPABLE_ROOT:
+	case PFD_DUMPABLE_ROOT:
 		return PIDFD_COREDUMP_ROOT;
-	case PIDFD_DUMPABLE_OFF:
+	case PFD_DUMPABLE_OFF:
 		return PIDFD_COREDUMP_SKIP;
 	}
 	return 0;
@@ -93,14 +93,14 @@ static u32 dumpable_mask(int mode)
 static bool fill_dumped(struct pidfd_dev_info *info,
 			const struct pfd_exit_record *rec)
 {
-	if (!(rec->code & PIDFD_WAIT_COREDUMP))
+	if (!(rec->code & PFD_WAIT_COREDUMP))
 		return false;
 	info->coredump_mask = PIDFD_COREDUMPED;
 	info->coredump_signal = rec->code & 0x7f;
 	info->mask |= PIDFD_INFO_COREDUMP | PIDFD_INFO_COREDUMP_SIGNAL;
 	if (rec->dump_signal_seen && rec->dump_signal == info->coredump_signal &&
-	    (rec->dump_mode == PIDFD_DUMPABLE_OWNER ||
-	     rec->dump_mode == PIDFD_DUMPABLE_ROOT)) {
+	    (rec->dump_mode == PFD_DUMPABLE_OWNER ||
+	     rec->dump_mode == PFD_DUMPABLE_ROOT)) {
 		info->coredump_mask |= dumpable_mask(rec->dump_mode);
 		info->coredump_code = rec->dump_code;
 		info->mask |= PIDFD_INFO_COREDUMP_CODE;
@@ -190,7 +190,7 @@ long pfd_get_info(struct file *file, unsigned int cmd, void __user *uarg)
 	}
 
 	if (request & PIDFD_INFO_SUPPORTED_MASK) {
-		info.supported_mask = PIDFD_INFO_SUPPORTED;
+		info.supported_mask = PFD_INFO_SUPPORTED;
 		info.mask |= PIDFD_INFO_SUPPORTED_MASK;
 	}
 

@@ -77,9 +77,9 @@ int pfd_open_allowed(struct pid *pid, unsigned int flags)
 	 */
 	spin_lock_irq(&pid->wait_pidfd.lock);
 	if (!pid_has_task(pid, PIDTYPE_PID))
-		err = -PIDFD_OPEN_ERR_REAPED;
+		err = -PFD_OPEN_ERR_REAPED;
 	else if (!(flags & PIDFD_THREAD) && !pid_has_task(pid, PIDTYPE_TGID))
-		err = -PIDFD_OPEN_ERR_THREAD;
+		err = -PFD_OPEN_ERR_THREAD;
 	spin_unlock_irq(&pid->wait_pidfd.lock);
 	return err;
 }

@@ -31,7 +31,7 @@ long pfd_dev_open_peer(unsigned int cmd, void __user *uarg)
 	if (args.flags & ~PIDFD_NONBLOCK)
 		return -EINVAL;
 	/* The kernel's own call runs every check: use it. */
-	if (PIDFD_KERNEL_HAS_PEERPIDFD)
+	if (PFD_KERNEL_HAS_PEERPIDFD)
 		return -EOPNOTSUPP;
 
 	/* EBADF for no such fd, ENOTSOCK for another kind of file. */

@@ -2,8 +2,8 @@
 /*
  * Internal interfaces of the pidfd module.
  */
-#ifndef PIDFD_INTERNAL_H
-#define PIDFD_INTERNAL_H
+#ifndef PFD_INTERNAL_H
+#define PFD_INTERNAL_H
 
 #include <linux/fs.h>
 #include <linux/pid.h>
@@ -128,4 +128,4 @@ bool pfd_target_exit_record(struct pfd_target *target,
 			    struct pfd_exit_record *rec);
 extern atomic_t pfd_live_targets;
 
-#endif /* PIDFD_INTERNAL_H */
+#endif /* PFD_INTERNAL_H */

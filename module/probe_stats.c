@@ -31,17 +31,17 @@ struct probe_stat {
 };
 
 struct probe_stats {
-	struct probe_stat stat[PIDFD_NR_PROBE_STATS];
+	struct probe_stat stat[PFD_NR_PROBE_STATS];
 };
 
 /* Too big for the module's static per-CPU area: allocated at load. */
 static struct probe_stats __percpu *probe_stats;
 
-static const char *const stat_names[PIDFD_NR_PROBE_STATS] = {
-	[PIDFD_PROBE_EXIT] = "sched_process_exit",
-	[PIDFD_PROBE_FREE] = "sched_process_free",
-	[PIDFD_PROBE_SIGNAL] = "signal_deliver",
-	[PIDFD_PROBE_EMPTY] = "empty",
+static const char *const stat_names[PFD_NR_PROBE_STATS] = {
+	[PFD_PROBE_EXIT] = "sched_process_exit",
+	[PFD_PROBE_FREE] = "sched_process_free",
+	[PFD_PROBE_SIGNAL] = "signal_deliver",
+	[PFD_PROBE_EMPTY] = "empty",
 };
 
 int pfd_probe_stats_init(void)
@@ -90,7 +90,7 @@ static int probe_stats_get(char *buf, const struct kernel_param *kp)
 	static u32 hist[NR_BUCKETS];	/* serialised by the param lock */
 	int stat, cpu, len = 0;
 
-	for (stat = 0; stat < PIDFD_NR_PROBE_STATS; stat++) {
+	for (stat = 0; stat < PFD_NR_PROBE_STATS; stat++) {
 		u64 calls = 0, ns = 0;
 		int i;
 
@@ -132,7 +132,7 @@ static int probe_stats_set(const char *val, const struct kernel_param *kp)
 
 		preempt_disable();
 		t0 = pfd_probe_stat_begin();
-		pfd_probe_stat_end(PIDFD_PROBE_EMPTY, t0);
+		pfd_probe_stat_end(PFD_PROBE_EMPTY, t0);
 		preempt_enable();
 	}
 	return 0;

@@ -6,17 +6,17 @@
  * figures; in every other build these are empty and the probes are what
  * they would be without them.
  */
-#ifndef PIDFD_PROBE_STATS_H
-#define PIDFD_PROBE_STATS_H
+#ifndef PFD_PROBE_STATS_H
+#define PFD_PROBE_STATS_H
 
 #include <linux/types.h>
 
 enum pfd_probe_stat {
-	PIDFD_PROBE_EXIT,	/* sched_process_exit */
-	PIDFD_PROBE_FREE,	/* sched_process_free */
-	PIDFD_PROBE_SIGNAL,	/* signal_deliver */
-	PIDFD_PROBE_EMPTY,	/* nothing between the two clock reads */
-	PIDFD_NR_PROBE_STATS,
+	PFD_PROBE_EXIT,		/* sched_process_exit */
+	PFD_PROBE_FREE,		/* sched_process_free */
+	PFD_PROBE_SIGNAL,	/* signal_deliver */
+	PFD_PROBE_EMPTY,	/* nothing between the two clock reads */
+	PFD_NR_PROBE_STATS,
 };
 
 /* The figures outlive the probes: init before them, exit after. */
@@ -46,4 +46,4 @@ static inline void pfd_probe_stat_end(enum pfd_probe_stat stat,
 }
 #endif
 
-#endif /* PIDFD_PROBE_STATS_H */
+#endif /* PFD_PROBE_STATS_H */

@@ -111,23 +111,23 @@ struct tid_search {
 	bool found;
 };
 
-static PIDFD_FILLDIR_TYPE tid_search_actor(struct dir_context *ctx,
-					   const char *name, int len,
-					   loff_t pos, u64 ino,
-					   unsigned int type)
+static PFD_FILLDIR_TYPE tid_search_actor(struct dir_context *ctx,
+					 const char *name, int len,
+					 loff_t pos, u64 ino,
+					 unsigned int type)
 {
 	struct tid_search *search = container_of(ctx, struct tid_search, ctx);
 	char buf[12];
 	int nr;
 
 	if (len <= 0 || len >= sizeof(buf))
-		return PIDFD_FILLDIR_CONTINUE;
+		return PFD_FILLDIR_CONTINUE;
 	memcpy(buf, name, len);
 	buf[len] = '\0';
 	if (kstrtoint(buf, 10, &nr) || nr != search->nr)
-		return PIDFD_FILLDIR_CONTINUE;
+		return PFD_FILLDIR_CONTINUE;
 	search->found = true;
-	return PIDFD_FILLDIR_STOP;
+	return PFD_FILLDIR_STOP;
 }
 
 /**

@@ -38,8 +38,8 @@ enum signal_scope {
 	SCOPE_PROCESS_GROUP,
 };
 
-#define PIDFD_SIGNAL_FLAGS (PIDFD_SIGNAL_THREAD | PIDFD_SIGNAL_THREAD_GROUP | \
-			    PIDFD_SIGNAL_PROCESS_GROUP)
+#define PFD_SIGNAL_FLAGS (PIDFD_SIGNAL_THREAD | PIDFD_SIGNAL_THREAD_GROUP | \
+			  PIDFD_SIGNAL_PROCESS_GROUP)
 
 static enum signal_scope scope_of(struct file *file, u32 flags)
 {
@@ -213,7 +213,7 @@ long pfd_send_signal_ioctl(struct file *file, unsigned int cmd,
 	err = copy_struct_from_user(&args, sizeof(args), uarg, usize);
 	if (err)
 		return err;
-	if (args.flags & ~PIDFD_SIGNAL_FLAGS || hweight32(args.flags) > 1)
+	if (args.flags & ~PFD_SIGNAL_FLAGS || hweight32(args.flags) > 1)
 		return -EINVAL;
 	if (args.sig < 0 || !valid_signal(args.sig))
 		return -EINVAL;
