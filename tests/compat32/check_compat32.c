@@ -143,6 +143,30 @@ static void test_poll_exit(void)
 	EXPECT(WIFEXITED(info.exit_code) && WEXITSTATUS(info.exit_code) == 7);
 }
 
+/*
+ * fstat() of a pidfd from a program built without _FILE_OFFSET_BITS=64
+ * (this one): its 32-bit st_ino holds the identity only while the number
+ * fits (docs/abi.md, "Identity"), else EOVERFLOW, as for any file; the
+ * 64-bit call always works and agrees.
+ */
+static void test_fstat(void)
+{
+	int fd = pt_open(getpid(), 0);
+	struct stat64 st64;
+	struct stat st;
+	int ret;
+
+	EXPECT(sizeof(st.st_ino) == 4);
+	EXPECT(fd >= 0 && fstat64(fd, &st64) == 0);
+	errno = 0;
+	ret = fstat(fd, &st);
+	printf("compat32: identity %llu\n", (unsigned long long)st64.st_ino);
+	if (st64.st_ino <= 0xffffffffULL)
+		EXPECT(ret == 0 && st.st_ino == st64.st_ino);
+	else
+		EXPECT(ret == -1 && errno == EOVERFLOW);
+}
+
 static const struct compat_case {
 	const char *name;
 	void (*fn)(void);
@@ -152,6 +176,7 @@ static const struct compat_case {
 	{ "info", test_info },
 	{ "sigqueue", test_sigqueue },
 	{ "poll_exit", test_poll_exit },
+	{ "fstat", test_fstat },
 };
 
 /* A pt_run() child: one case, which a hang may not stop. */
