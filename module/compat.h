@@ -231,4 +231,25 @@ static inline u64 pfd_kernel_pid_ino(const struct pid *pid)
 }
 #endif
 
+/*
+ * 6.7 put an inode's access and modification times behind accessors, and
+ * 6.6 its change time (Debian's 5.10 and 6.1 have the ctime ones).
+ */
+static inline void pfd_inode_copy_times(struct inode *to,
+					const struct inode *from)
+{
+#ifdef PFD_HAVE_INODE_MTIME_ACCESSORS
+	inode_set_atime_to_ts(to, inode_get_atime(from));
+	inode_set_mtime_to_ts(to, inode_get_mtime(from));
+#else
+	to->i_atime = from->i_atime;
+	to->i_mtime = from->i_mtime;
+#endif
+#ifdef PFD_HAVE_INODE_CTIME_ACCESSORS
+	inode_set_ctime_to_ts(to, inode_get_ctime(from));
+#else
+	to->i_ctime = from->i_ctime;
+#endif
+}
+
 #endif /* PFD_COMPAT_H */

@@ -16,6 +16,10 @@ ccflags-$(call pfd_hdr_has,linux/bpf-cgroup.h,cgroup_bpf_enabled_key\[) += -DPFD
 ccflags-$(call pfd_hdr_has,trace/events/sched.h,bool group_dead) += -DPFD_HAVE_SCHED_PROCESS_EXIT_GROUP_DEAD
 # 6.9 gave every struct pid a number for the boot (pidfs's inode number).
 ccflags-$(call pfd_hdr_has,linux/pid.h,u64[[:space:]]+ino;) += -DPFD_HAVE_PID_INO
+# 6.7 put an inode's times behind accessors (6.6 its ctime; Debian's 5.10
+# and 6.1 have the ctime ones backported).
+ccflags-$(call pfd_hdr_has,linux/fs.h,inode_set_mtime_to_ts) += -DPFD_HAVE_INODE_MTIME_ACCESSORS
+ccflags-$(call pfd_hdr_has,linux/fs.h,inode_set_ctime_to_ts) += -DPFD_HAVE_INODE_CTIME_ACCESSORS
 # Where a task's dumpability lives: its exec state (7.x) or its mm.
 ccflags-$(call pfd_hdr_has,linux/sched.h,struct task_exec_state __rcu) += -DPFD_HAVE_TASK_EXEC_STATE
 # How a module reads a task's AppArmor label (signal_policy.c): lsm_prop

@@ -31,6 +31,8 @@ atomic_t pfd_live_files = ATOMIC_INIT(0);
 
 /* anon_inodefs's mount, referenced (its symbol is not exported). */
 static struct vfsmount *pfd_anon_mnt;
+/* The kernel's one shared anon inode, referenced: ours look as it does. */
+static struct inode *pfd_shared_inode;
 
 int pfd_fs_init(void)
 {
@@ -42,12 +44,15 @@ int pfd_fs_init(void)
 	if (IS_ERR(probe))
 		return PTR_ERR(probe);
 	pfd_anon_mnt = mntget(probe->f_path.mnt);
+	pfd_shared_inode = file_inode(probe);
+	ihold(pfd_shared_inode);
 	fput(probe);
 	return 0;
 }
 
 void pfd_fs_exit(void)
 {
+	iput(pfd_shared_inode);
 	mntput(pfd_anon_mnt);
 }
 
@@ -68,6 +73,18 @@ struct inode *pfd_inode_new(u64 ino)
 	/* As the one anon inode every pidfd shared before (made at boot). */
 	inode->i_uid = GLOBAL_ROOT_UID;
 	inode->i_gid = GLOBAL_ROOT_GID;
+	/*
+	 * Its times too: the time this inode is made would tell any user
+	 * who opens a pidfd of the process since when someone else has
+	 * held one of it.
+	 */
+	pfd_inode_copy_times(inode, pfd_shared_inode);
+	/*
+	 * And its inode operations: on newer kernels (7.2's) anon_inodefs's
+	 * own, which refuse setattr (chmod, chown, utimes) as they do for
+	 * every other anon-inode file; before, alloc_anon_inode()'s.
+	 */
+	inode->i_op = pfd_shared_inode->i_op;
 	return inode;
 }
 

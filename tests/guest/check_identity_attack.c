@@ -4,7 +4,8 @@
  * the inode of a struct pid made and dropped while many threads open and
  * close pidfds of it, its process exits, is reaped or execs meanwhile; an
  * unprivileged user in namespaces of its own that floods the module with
- * targets.
+ * targets; and what the files look like next to the kernel's one shared
+ * anon inode (an eventfd's), which every pidfd was a file on before.
  * Every race ends with the counters back where they were: no inode, no
  * target and no file is left behind (the harness adds kmemleak, and the
  * debug kernel KASAN and lockdep).
@@ -17,8 +18,10 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -394,6 +397,185 @@ START_TEST(flood_bounded)
 }
 END_TEST
 
+/*
+ * Everything fstat() and fstatfs() said of the one shared anon inode, and
+ * what changing it answered, stays but the number (and the times, which
+ * a per-pid inode has of its own): an eventfd is still a file on it.
+ */
+static void assert_as_anon(int fd, int efd)
+{
+	struct stat st, est;
+	struct statfs sfs, esfs;
+
+	ck_assert_ok(fstat(fd, &st));
+	ck_assert_ok(fstat(efd, &est));
+	ck_assert_msg(st.st_mode == est.st_mode, "st_mode %o, eventfd's %o",
+		      st.st_mode, est.st_mode);
+	ck_assert_int_eq(st.st_uid, est.st_uid);
+	ck_assert_int_eq(st.st_gid, est.st_gid);
+	ck_assert_uint_eq(st.st_dev, est.st_dev);
+	ck_assert_uint_eq(st.st_nlink, est.st_nlink);
+	ck_assert_uint_eq(st.st_rdev, est.st_rdev);
+	ck_assert_int_eq(st.st_size, est.st_size);
+	ck_assert_int_eq(st.st_blksize, est.st_blksize);
+	ck_assert_int_eq(st.st_blocks, est.st_blocks);
+	ck_assert_ok(fstatfs(fd, &sfs));
+	ck_assert_ok(fstatfs(efd, &esfs));
+	ck_assert_int_eq(sfs.f_type, esfs.f_type);
+	ck_assert_int_eq(sfs.f_flags, esfs.f_flags);
+}
+
+/* open() of /proc/self/fd/N: 0 if it opened (and was closed), else -1. */
+static int reopen(int fd)
+{
+	char path[64];
+	int nfd;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	nfd = open(path, O_RDONLY | O_CLOEXEC);
+	if (nfd < 0)
+		return -1;
+	close(nfd);
+	return 0;
+}
+
+/*
+ * fchmod() and fchown() that change nothing, and an open() through
+ * /proc/self/fd: the same answers. (Where the kernel lets root change the
+ * shared anon inode, this sets its ctime: harmless in the VM.)
+ */
+static void assert_setattr_as_anon(int fd, int efd)
+{
+	struct stat est;
+	int r1, e1, r2, e2;
+
+	ck_assert_ok(fstat(efd, &est));
+	errno = 0;
+	r1 = fchmod(fd, est.st_mode & 07777);
+	e1 = errno;
+	errno = 0;
+	r2 = fchmod(efd, est.st_mode & 07777);
+	e2 = errno;
+	ck_assert_msg(r1 == r2 && e1 == e2, "fchmod: pidfd %d/%s, eventfd %d/%s",
+		      r1, pt_errname(e1), r2, pt_errname(e2));
+	errno = 0;
+	r1 = fchown(fd, est.st_uid, est.st_gid);
+	e1 = errno;
+	errno = 0;
+	r2 = fchown(efd, est.st_uid, est.st_gid);
+	e2 = errno;
+	ck_assert_msg(r1 == r2 && e1 == e2, "fchown: pidfd %d/%s, eventfd %d/%s",
+		      r1, pt_errname(e1), r2, pt_errname(e2));
+	errno = 0;
+	r1 = reopen(fd);
+	e1 = errno;
+	errno = 0;
+	r2 = reopen(efd);
+	e2 = errno;
+	ck_assert_msg(r1 == r2 && e1 == e2, "reopen: pidfd %d/%s, eventfd %d/%s",
+		      r1, pt_errname(e1), r2, pt_errname(e2));
+}
+
+static int unprivileged_as_anon(void *arg __attribute__((unused)))
+{
+	int fd, efd, r1, e1, r2, e2;
+
+	pt_become_hostile();
+	fd = pt_open(getpid(), 0);
+	efd = eventfd(0, EFD_CLOEXEC);
+	PT_REQUIRE(fd >= 0 && efd >= 0, "open: %m");
+	errno = 0;
+	r1 = fchmod(fd, 0600);
+	e1 = errno;
+	errno = 0;
+	r2 = fchmod(efd, 0600);
+	e2 = errno;
+	PT_REQUIRE(r1 == r2 && e1 == e2 && r1 < 0,
+		   "fchmod: pidfd %d/%s, eventfd %d/%s", r1, pt_errname(e1),
+		   r2, pt_errname(e2));
+	errno = 0;
+	r1 = futimens(fd, NULL);
+	e1 = errno;
+	PT_REQUIRE(r1 < 0, "futimens of a pidfd by uid 65534: %d/%s", r1,
+		   pt_errname(e1));
+	return 0;
+}
+
+START_TEST(looks_as_shared_anon)
+{
+	int efd = eventfd(0, EFD_CLOEXEC);
+	int fd = pt_open_ok(getpid(), 0);
+	int tfd;
+	pid_t tid = pt_start_idle_thread();
+
+	ck_assert_int_ge(efd, 0);
+	ck_assert_int_gt(tid, 0);
+	tfd = pt_open_ok(tid, PIDFD_THREAD);
+	assert_as_anon(fd, efd);
+	assert_as_anon(tfd, efd);
+	ck_assert_uint_ne(ino_of(fd), ino_of(tfd));
+	assert_setattr_as_anon(fd, efd);
+	pt_assert_child(unprivileged_as_anon, NULL);
+	pt_close_all(fd, tfd, efd);
+}
+END_TEST
+
+/* What the timestamps' watcher, uid 65534, saw. */
+struct times_seen {
+	struct timespec t[3];		/* a pidfd's atime, mtime, ctime */
+	struct timespec e[3];		/* an eventfd's */
+};
+
+static int times_watcher(void *arg)
+{
+	struct times_seen *seen = arg;
+	struct stat st;
+	int fd, efd;
+
+	pt_become_hostile();
+	fd = pt_open(getppid(), 0);
+	efd = eventfd(0, EFD_CLOEXEC);
+	PT_REQUIRE(fd >= 0 && efd >= 0, "open: %m");
+	PT_REQUIRE(fstat(fd, &st) == 0, "fstat: %m");
+	seen->t[0] = st.st_atim;
+	seen->t[1] = st.st_mtim;
+	seen->t[2] = st.st_ctim;
+	PT_REQUIRE(fstat(efd, &st) == 0, "fstat: %m");
+	seen->e[0] = st.st_atim;
+	seen->e[1] = st.st_mtim;
+	seen->e[2] = st.st_ctim;
+	return 0;
+}
+
+/*
+ * Another user cannot tell from a pidfd of a process whether, or since
+ * when, someone else holds one of it: the times are the shared anon
+ * inode's, as they were, not those of the inode's making (the first
+ * pidfd of those open now).
+ */
+START_TEST(times_tell_nothing)
+{
+	struct times_seen *seen = mmap(NULL, sizeof(*seen),
+				       PROT_READ | PROT_WRITE,
+				       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	int held = pt_open_ok(getpid(), 0);
+	int i;
+
+	ck_assert(seen != MAP_FAILED);
+	usleep(1100 * 1000);
+	pt_assert_child(times_watcher, seen);
+	for (i = 0; i < 3; i++)
+		ck_assert_msg(seen->t[i].tv_sec == seen->e[i].tv_sec &&
+			      seen->t[i].tv_nsec == seen->e[i].tv_nsec,
+			      "%s %ld.%09ld, the shared anon inode's %ld.%09ld",
+			      (const char *[]){ "atime", "mtime", "ctime" }[i],
+			      (long)seen->t[i].tv_sec, seen->t[i].tv_nsec,
+			      (long)seen->e[i].tv_sec, seen->e[i].tv_nsec);
+	close(held);
+	munmap(seen, sizeof(*seen));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("identity_attack");
@@ -401,6 +583,6 @@ int main(void)
 
 	tcase_set_timeout(tc, 120);
 	pt_add_tests(tc, race_open_close_exit, race_open_close_exec,
-		     flood_bounded);
+		     flood_bounded, looks_as_shared_anon, times_tell_nothing);
 	return pt_main(s);
 }
