@@ -23,7 +23,7 @@ TOOL_OBJS_NOMAIN := $(patsubst userspace/pidfdctl/%.c,$(BUILD)/host/pidfdctl/%.o
 	$(filter-out userspace/pidfdctl/main.c,$(TOOL_SRCS)))
 
 .PHONY: install uninstall install-userspace uninstall-userspace check-install
-userspace: $(BUILD)/libpidfd.so
+userspace: $(BUILD)/libpidfd.so $(BUILD)/$(PRELOAD_NAME)
 
 $(BUILD)/$(LIBPIDFD_REAL): $(LIBPIDFD_OBJS) $(LIBPIDFD_MAP)
 	$(CC) -shared -Wl,-soname,$(LIBPIDFD_SONAME) \
@@ -33,6 +33,39 @@ $(BUILD)/$(LIBPIDFD_REAL): $(LIBPIDFD_OBJS) $(LIBPIDFD_MAP)
 $(BUILD)/libpidfd.so: $(BUILD)/$(LIBPIDFD_REAL)
 	ln -sf $(LIBPIDFD_REAL) $(BUILD)/$(LIBPIDFD_SONAME)
 	ln -sf $(LIBPIDFD_SONAME) $@
+
+# libpidfd-preload.so (docs/interposer.md): the interposer, with a copy of
+# the library inside, hidden. That copy's calls to the functions the
+# interposer defines are renamed to its calls of the next definition
+# (userspace/preload/next.c), so that the library never re-enters the
+# interposer; the interposer's own files must not call them at all, which
+# the link checks.
+PRELOAD_NAME := libpidfd-preload.so
+PRELOAD_DIR = $(LIBDIR)/libpidfd
+PRELOAD_PATH = $(PRELOAD_DIR)/$(PRELOAD_NAME)
+PRELOAD_SRCS := $(wildcard userspace/preload/*.c)
+PRELOAD_OBJS := $(patsubst userspace/preload/%.c,$(BUILD)/preload/%.o,$(PRELOAD_SRCS))
+PRELOAD_LIB_OBJS := $(patsubst userspace/lib/%.c,$(BUILD)/preload/lib/%.o,$(LIB_SRCS))
+PRELOAD_MAP := userspace/preload/preload.map
+PRELOAD_INTERPOSED := $(shell sed -n 's/^[[:space:]]*\([a-z_]*\);$$/\1/p' $(PRELOAD_MAP))
+PRELOAD_RENAMED := ioctl syscall waitid getsockopt
+PRELOAD_CFLAGS = $(USER_CFLAGS) -fvisibility=hidden -Iuserspace/lib
+
+$(BUILD)/preload/lib/%.o: userspace/lib/%.c $(LIB_HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(PRELOAD_CFLAGS) -c -o $@.tmp $<
+	objcopy $(foreach f,$(PRELOAD_RENAMED),--redefine-sym $(f)=preload_next_$(f)) $@.tmp $@
+	rm -f $@.tmp
+
+$(BUILD)/preload/%.o: userspace/preload/%.c userspace/preload/preload.h $(LIB_HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(PRELOAD_CFLAGS) -c -o $@ $<
+
+$(BUILD)/$(PRELOAD_NAME): $(PRELOAD_OBJS) $(PRELOAD_LIB_OBJS) $(PRELOAD_MAP)
+	@if nm -uA $(PRELOAD_OBJS) $(PRELOAD_LIB_OBJS) | grep -E ' U ($(subst $() ,|,$(PRELOAD_INTERPOSED)))$$'; then \
+		echo "$@: an interposed function is called from inside the interposer (above)" >&2; exit 1; fi
+	$(CC) -shared -Wl,--version-script=$(PRELOAD_MAP) -Wl,-z,defs -Wl,-z,relro \
+		-Wl,-z,now $(LDFLAGS) -o $@ $(PRELOAD_OBJS) $(PRELOAD_LIB_OBJS) -ldl $(LIBPIDFD_LIBS)
 
 # The pidfdctl parser and helpers, for the host test of argument parsing.
 $(BUILD)/host/pidfdctl/%.o: userspace/pidfdctl/%.c $(TOOL_HEADERS)
