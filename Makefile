@@ -142,7 +142,9 @@ $(BUILD)/libpidfd.a: $(patsubst userspace/lib/%.c,$(BUILD)/host/lib/%.o,$(LIB_SR
 # pidfdctl is a client of libpidfd.so.1's public API. The one in $(BUILD)
 # finds the library beside it (RUNPATH $$ORIGIN); the one installed is
 # linked without a RUNPATH.
-PIDFDCTL_LINK = $(CC) $(USER_CFLAGS) $(LDFLAGS) -o $@ $(TOOL_SRCS) -L$(BUILD) -lpidfd
+# pidfdctl exec looks for libpidfd-preload.so where make install puts it.
+PIDFDCTL_DEFS = -DPIDFDCTL_PRELOAD_PATH='"$(PRELOAD_PATH)"'
+PIDFDCTL_LINK = $(CC) $(USER_CFLAGS) $(PIDFDCTL_DEFS) $(LDFLAGS) -o $@ $(TOOL_SRCS) -L$(BUILD) -lpidfd
 $(BUILD)/pidfdctl: $(TOOL_SRCS) $(TOOL_HEADERS) $(BUILD)/libpidfd.so
 	$(PIDFDCTL_LINK) -Wl,-rpath,'$$ORIGIN'
 $(BUILD)/dist/pidfdctl: $(TOOL_SRCS) $(TOOL_HEADERS) $(BUILD)/libpidfd.so
@@ -209,7 +211,7 @@ $(GUEST)/pidfd-demo: examples/demo.c $(LIB_SRCS) $(LIB_HEADERS)
 
 $(GUEST)/pidfdctl: $(TOOL_SRCS) $(TOOL_HEADERS) $(LIB_SRCS) $(LIB_HEADERS)
 	@mkdir -p $(dir $@)
-	$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $(TOOL_SRCS) $(LIB_SRCS) $(LIBPIDFD_LIBS)
+	$(GUEST_CC) $(GUEST_CFLAGS) $(PIDFDCTL_DEFS) -o $@ $(TOOL_SRCS) $(LIB_SRCS) $(LIBPIDFD_LIBS)
 
 # check_lsm's AppArmor profiles, compiled here (the guest has no parser)
 # for the feature set of Debian 12's apparmor package. Binary policy does

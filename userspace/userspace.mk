@@ -70,7 +70,7 @@ $(BUILD)/$(PRELOAD_NAME): $(PRELOAD_OBJS) $(PRELOAD_LIB_OBJS) $(PRELOAD_MAP)
 # The pidfdctl parser and helpers, for the host test of argument parsing.
 $(BUILD)/host/pidfdctl/%.o: userspace/pidfdctl/%.c $(TOOL_HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) -c -o $@ $<
+	$(CC) $(USER_CFLAGS) $(PIDFDCTL_DEFS) -c -o $@ $<
 
 $(BUILD)/host/check_pidfdctl_args: tests/unit/check_pidfdctl_args.c $(TOOL_OBJS_NOMAIN) $(BUILD)/libpidfd.a $(BUILD)/pidfdctl
 	@mkdir -p $(dir $@)
@@ -84,8 +84,8 @@ $(BUILD)/host/check_pidfdctl_args: tests/unit/check_pidfdctl_args.c $(TOOL_OBJS_
 install: install-userspace
 uninstall: uninstall-userspace
 
-install-userspace: $(BUILD)/dist/pidfdctl $(BUILD)/libpidfd.a $(BUILD)/libpidfd.so
-	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \
+install-userspace: $(BUILD)/dist/pidfdctl $(BUILD)/libpidfd.a $(BUILD)/libpidfd.so $(BUILD)/$(PRELOAD_NAME)
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PRELOAD_DIR) \
 		$(DESTDIR)$(INCLUDEDIR)/linux $(DESTDIR)$(PKGCONFIGDIR) \
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
 	$(INSTALL) -m 0755 $(BUILD)/dist/pidfdctl $(DESTDIR)$(BINDIR)/pidfdctl
@@ -93,6 +93,7 @@ install-userspace: $(BUILD)/dist/pidfdctl $(BUILD)/libpidfd.a $(BUILD)/libpidfd.
 	$(INSTALL) -m 0755 $(BUILD)/$(LIBPIDFD_REAL) $(DESTDIR)$(LIBDIR)/$(LIBPIDFD_REAL)
 	ln -sf $(LIBPIDFD_REAL) $(DESTDIR)$(LIBDIR)/$(LIBPIDFD_SONAME)
 	ln -sf $(LIBPIDFD_SONAME) $(DESTDIR)$(LIBDIR)/libpidfd.so
+	$(INSTALL) -m 0644 $(BUILD)/$(PRELOAD_NAME) $(DESTDIR)$(PRELOAD_PATH)
 	$(INSTALL) -m 0644 userspace/include/libpidfd.h $(DESTDIR)$(INCLUDEDIR)/libpidfd.h
 	$(INSTALL) -m 0644 uapi/linux/pidfd_dev.h $(DESTDIR)$(INCLUDEDIR)/linux/pidfd_dev.h
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
@@ -111,6 +112,7 @@ uninstall-userspace:
 		$(DESTDIR)$(LIBDIR)/libpidfd.a $(DESTDIR)$(LIBDIR)/libpidfd.so \
 		$(DESTDIR)$(LIBDIR)/$(LIBPIDFD_SONAME) \
 		$(DESTDIR)$(LIBDIR)/$(LIBPIDFD_REAL) \
+		$(DESTDIR)$(PRELOAD_PATH) \
 		$(DESTDIR)$(INCLUDEDIR)/libpidfd.h \
 		$(DESTDIR)$(INCLUDEDIR)/linux/pidfd_dev.h \
 		$(DESTDIR)$(PKGCONFIGDIR)/libpidfd.pc \
@@ -118,6 +120,7 @@ uninstall-userspace:
 		$(DESTDIR)$(BASHCOMPDIR)/pidfdctl \
 		$(DESTDIR)$(MANDIR)/man3/libpidfd.3 \
 		$(patsubst %,$(DESTDIR)$(MANDIR)/man3/%.3,$(LIBPIDFD_FUNCS))
+	rmdir $(DESTDIR)$(PRELOAD_DIR) 2>/dev/null || true
 	@if [ -z "$(DESTDIR)" ] && command -v ldconfig >/dev/null; then ldconfig; fi
 
 # Install into a staging directory, build a program against the installed
