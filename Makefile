@@ -100,6 +100,18 @@ GUEST_HELPERS := $(TEST_LIB) $(wildcard tests/guest/lib/*.c)
 # Only what has sources yet: the suites must run before every program exists.
 GUEST_PROGS := $(if $(wildcard examples/demo.c),$(GUEST)/pidfd-demo) \
 	$(if $(TOOL_SRCS),$(GUEST)/pidfdctl)
+# The interposer's suite is a dynamically linked program, as the programs
+# the interposer is for (vm/mkinitramfs puts its libraries into the
+# guest), run once before the module is loaded (as check_native_interpose)
+# and once after; with libpidfd-preload.so beside the guest's pidfdctl.
+# amd64 only: the guest gets the host's C library.
+ifeq ($(PIDFD_ARCH),amd64)
+INTERPOSE_TESTS := $(GUEST)/check_interpose $(GUEST)/check_native_interpose
+GUEST_PROGS += $(GUEST)/libpidfd-preload.so
+else
+INTERPOSE_TESTS :=
+endif
+GUEST_TESTS := $(filter-out $(GUEST)/check_interpose,$(GUEST_TESTS)) $(INTERPOSE_TESTS)
 # Suites only for the debug kernel (make check-debug): fault injection.
 DEBUG_TESTS := $(patsubst tests/debug/%.c,$(BUILD)/debug/%,$(wildcard tests/debug/check_*.c))
 HARNESS_PROGS := $(patsubst tests/harness/%.c,$(BUILD)/harness/%,$(wildcard tests/harness/check_*.c))
@@ -175,6 +187,17 @@ $(GUEST_PACKAGES):
 	@mkdir -p $(dir $@)
 	ln -sfn "$$(vm/fetch-guest-packages $(PIDFD_ARCH))" $@
 endif
+
+$(GUEST)/check_interpose: tests/guest/check_interpose.c $(TEST_LIB_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -Werror -Itests/lib -o $@ $< $(TEST_LIB) $(CHECK_LIBS) -ldl
+
+$(GUEST)/check_native_interpose: $(GUEST)/check_interpose
+	cp $< $@
+
+$(GUEST)/libpidfd-preload.so: $(BUILD)/libpidfd-preload.so
+	@mkdir -p $(dir $@)
+	cp $< $@
 
 $(GUEST)/bench_pidfd: bench/bench_pidfd.c $(TEST_LIB_DEPS)
 	@mkdir -p $(dir $@)
