@@ -287,7 +287,7 @@ check-releases:
 .PHONY: release-guest
 release-guest: $(addprefix $(GUEST)/,$(RELEASE_GUEST_PROGS))
 
-check-unit: $(UNIT_TESTS) $(BUILD)/libpidfd.so
+check-unit: $(UNIT_TESTS) $(BUILD)/libpidfd.so $(BUILD)/$(PRELOAD_NAME)
 	@set -e; for t in $(UNIT_TESTS) tests/unit/mirror-test.sh; do echo "== $$t"; $$t; done
 	tests/unit/man-examples.sh $(BUILD)
 	tests/unit/completion-test.sh $(BUILD)

@@ -22,18 +22,6 @@ LIBPIDFD_FUNCS := $(shell sed -n 's/^[[:space:]]*\(libpidfd_[a-z_]*\);$$/\1/p' $
 TOOL_OBJS_NOMAIN := $(patsubst userspace/pidfdctl/%.c,$(BUILD)/host/pidfdctl/%.o,\
 	$(filter-out userspace/pidfdctl/main.c,$(TOOL_SRCS)))
 
-.PHONY: install uninstall install-userspace uninstall-userspace check-install
-userspace: $(BUILD)/libpidfd.so $(BUILD)/$(PRELOAD_NAME)
-
-$(BUILD)/$(LIBPIDFD_REAL): $(LIBPIDFD_OBJS) $(LIBPIDFD_MAP)
-	$(CC) -shared -Wl,-soname,$(LIBPIDFD_SONAME) \
-		-Wl,--version-script=$(LIBPIDFD_MAP) -Wl,-z,defs -Wl,-z,relro \
-		-Wl,-z,now $(LDFLAGS) -o $@ $(LIBPIDFD_OBJS) $(LIBPIDFD_LIBS)
-
-$(BUILD)/libpidfd.so: $(BUILD)/$(LIBPIDFD_REAL)
-	ln -sf $(LIBPIDFD_REAL) $(BUILD)/$(LIBPIDFD_SONAME)
-	ln -sf $(LIBPIDFD_SONAME) $@
-
 # libpidfd-preload.so (docs/interposer.md): the interposer, with a copy of
 # the library inside, hidden. That copy's calls to the functions the
 # interposer defines are renamed to its calls of the next definition
@@ -50,6 +38,19 @@ PRELOAD_MAP := userspace/preload/preload.map
 PRELOAD_INTERPOSED := $(shell sed -n 's/^[[:space:]]*\([a-z_]*\);$$/\1/p' $(PRELOAD_MAP))
 PRELOAD_RENAMED := ioctl syscall waitid getsockopt
 PRELOAD_CFLAGS = $(USER_CFLAGS) -fvisibility=hidden -Iuserspace/lib
+
+.PHONY: install uninstall install-userspace uninstall-userspace check-install
+userspace: $(BUILD)/libpidfd.so $(BUILD)/$(PRELOAD_NAME)
+
+$(BUILD)/$(LIBPIDFD_REAL): $(LIBPIDFD_OBJS) $(LIBPIDFD_MAP)
+	$(CC) -shared -Wl,-soname,$(LIBPIDFD_SONAME) \
+		-Wl,--version-script=$(LIBPIDFD_MAP) -Wl,-z,defs -Wl,-z,relro \
+		-Wl,-z,now $(LDFLAGS) -o $@ $(LIBPIDFD_OBJS) $(LIBPIDFD_LIBS)
+
+$(BUILD)/libpidfd.so: $(BUILD)/$(LIBPIDFD_REAL)
+	ln -sf $(LIBPIDFD_REAL) $(BUILD)/$(LIBPIDFD_SONAME)
+	ln -sf $(LIBPIDFD_SONAME) $@
+
 
 $(BUILD)/preload/lib/%.o: userspace/lib/%.c $(LIB_HEADERS)
 	@mkdir -p $(dir $@)
