@@ -31,11 +31,13 @@
 #include <string.h>
 #include <dirent.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
+#include <sys/uio.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <termios.h>
@@ -51,6 +53,10 @@
 
 #define PT_P_PIDFD	((idtype_t)3)
 #define SO_PEERPIDFD_	77
+/* glibc 2.31 names neither; the same numbers everywhere. */
+#define SYS_process_madvise_	440
+#define SYS_process_mrelease_	448
+#define MADV_COLD_		20
 
 /* What the kernel has, probed before the interposer came in. */
 #define KERNEL_ENV	"PT_INTERPOSE_KERNEL"
@@ -667,12 +673,13 @@ START_TEST(peer_connect_accept)
 }
 END_TEST
 
-/* ---- pidfd_getfd, setns ------------------------------------------------ */
+/* ---- pidfd_getfd, process_madvise, process_mrelease, setns ------------ */
 
-START_TEST(getfd)
+START_TEST(kernel_only_calls)
 {
 	int fd = ck_assert_ok(pidfd_open(getpid(), 0));
 	int kfd = ck_assert_ok(raw_open(getpid(), 0));
+	struct iovec iov;
 	int p[2], g;
 	char c = 0;
 
@@ -690,6 +697,19 @@ START_TEST(getfd)
 	     CALL(raw_syscall(SYS_pidfd_getfd, kfd, p[1], 1)));
 	same("pidfd_getfd(pipe)", CALL(syscall(SYS_pidfd_getfd, p[0], p[1], 0)),
 	     CALL(raw_syscall(SYS_pidfd_getfd, p[0], p[1], 0)));
+
+	/* process_madvise() (5.10), process_mrelease() (5.15) alike. */
+	iov.iov_base = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	iov.iov_len = 4096;
+	ck_assert(iov.iov_base != MAP_FAILED);
+	same("process_madvise(MADV_COLD)",
+	     CALL(syscall(SYS_process_madvise_, fd, &iov, 1, MADV_COLD_, 0)),
+	     CALL(raw_syscall(SYS_process_madvise_, kfd, &iov, 1, MADV_COLD_, 0)));
+	same("process_mrelease(alive)",
+	     CALL(syscall(SYS_process_mrelease_, fd, 0)),
+	     CALL(raw_syscall(SYS_process_mrelease_, kfd, 0)));
+	munmap(iov.iov_base, 4096);
 	close(p[0]);
 	close(p[1]);
 	close(fd);
@@ -1063,7 +1083,7 @@ int main(int argc, char **argv)
 		     interposer_active, open_process, open_thread_and_signal_it,
 		     signal_scopes, signal_child, waitid_and_poll, get_info_ioctl,
 		     exit_status_of_a_non_child, namespaces, peer_socketpair,
-		     peer_connect_accept, getfd, setns_through_pidfd,
+		     peer_connect_accept, kernel_only_calls, setns_through_pidfd,
 		     errors_as_the_kernel, passthrough, fork_exec,
 		     signal_handler, threads_first_use);
 	return pt_main(s);

@@ -34,6 +34,8 @@ static const char *const next_name[NEXT_COUNT] = {
 	[NEXT_PIDFD_SEND_SIGNAL] = "pidfd_send_signal",
 	[NEXT_PIDFD_GETFD] = "pidfd_getfd",
 	[NEXT_SETNS] = "setns",
+	[NEXT_PROCESS_MADVISE] = "process_madvise",
+	[NEXT_PROCESS_MRELEASE] = "process_mrelease",
 };
 
 void *preload_next_resolve(int i)
@@ -64,8 +66,6 @@ typedef int waitid_fn(idtype_t, id_t, siginfo_t *, int);
 typedef int getsockopt_fn(int, int, int, void *, socklen_t *);
 typedef int pidfd_open_fn(pid_t, unsigned int);
 typedef int pidfd_send_signal_fn(int, int, siginfo_t *, unsigned int);
-typedef int pidfd_getfd_fn(int, int, unsigned int);
-typedef int setns_fn(int, int);
 
 /*
  * libc has ioctl, syscall, waitid and getsockopt on every release; were
@@ -140,21 +140,22 @@ int preload_next_pidfd_send_signal(int pidfd, int sig, siginfo_t *info,
 					 sig, info, flags);
 }
 
-int preload_next_pidfd_getfd(int pidfd, int fd, unsigned int flags)
+long preload_next_call(int i, long nr, const long a[6])
 {
-	pidfd_getfd_fn *fn = (pidfd_getfd_fn *)resolve(NEXT_PIDFD_GETFD);
+	typedef long long_fn(long, long, long, long, long, long);
+	typedef int int_fn(long, long, long, long, long, long);
+	void *fn = preload_next(i);
 
-	if (fn)
-		return fn(pidfd, fd, flags);
-	return (int)preload_next_syscall(PRELOAD_SYS_pidfd_getfd, pidfd, fd,
-					 flags);
-}
-
-int preload_next_setns(int fd, int nstype)
-{
-	setns_fn *fn = (setns_fn *)resolve(NEXT_SETNS);
-
-	if (fn)
-		return fn(fd, nstype);
-	return (int)preload_next_syscall(SYS_setns, fd, nstype);
+	if (!fn)
+		return preload_next_syscall(nr, a[0], a[1], a[2], a[3], a[4],
+					    a[5]);
+	/*
+	 * Every wrapper here takes at most five integers and pointers,
+	 * each in a register of its own (x86-64 and arm64): called with
+	 * six longs, each parameter finds its value in the low bits of its
+	 * register. The return value is read at the wrapper's own width.
+	 */
+	if (i == NEXT_PROCESS_MADVISE)
+		return ((long_fn *)fn)(a[0], a[1], a[2], a[3], a[4], a[5]);
+	return ((int_fn *)fn)(a[0], a[1], a[2], a[3], a[4], a[5]);
 }

@@ -201,33 +201,22 @@ int preload_after_send_signal(int ret, int pidfd, int sig,
 }
 
 /*
- * The kernel's pidfd_getfd(), setns() and waitid(P_PIDFD) take only its
- * own pidfds: a module pidfd goes to them as a kernel pidfd for the same
- * process.
+ * The calls only the kernel makes, which take only its own pidfds:
+ * pidfd_getfd(), process_madvise() and process_mrelease() (EBADF for a
+ * module pidfd), setns() (EINVAL). A module pidfd goes to them again, the
+ * same call, as a kernel pidfd for the same process; waitid(P_PIDFD)
+ * below too.
  */
-int preload_after_getfd(int ret, int pidfd, int fd, unsigned int flags)
+long preload_after_kernel_only(long ret, long nr, const long a[6],
+			       int refusal)
 {
 	struct libpidfd_held held;
 
-	if (ret >= 0 || errno != EBADF || !module_pidfd(pidfd))
+	if (ret >= 0 || errno != refusal || !module_pidfd((int)a[0]))
 		return ret;
-	if (libpidfd_priv_hold(pidfd, LIBPIDFD_BACKEND_NATIVE, &held) < 0)
+	if (libpidfd_priv_hold((int)a[0], LIBPIDFD_BACKEND_NATIVE, &held) < 0)
 		return -1;
-	ret = (int)preload_next_syscall(PRELOAD_SYS_pidfd_getfd, held.fd, fd,
-					flags);
-	libpidfd_priv_release(&held);
-	return ret;
-}
-
-int preload_after_setns(int ret, int fd, int nstype)
-{
-	struct libpidfd_held held;
-
-	if (ret == 0 || errno != EINVAL || !module_pidfd(fd))
-		return ret;
-	if (libpidfd_priv_hold(fd, LIBPIDFD_BACKEND_NATIVE, &held) < 0)
-		return -1;
-	ret = (int)preload_next_syscall(SYS_setns, held.fd, nstype);
+	ret = preload_next_syscall(nr, held.fd, a[1], a[2], a[3], a[4], a[5]);
 	libpidfd_priv_release(&held);
 	return ret;
 }

@@ -38,12 +38,15 @@
 #define PRELOAD_SYS_pidfd_send_signal	424
 #define PRELOAD_SYS_pidfd_open		434
 #define PRELOAD_SYS_pidfd_getfd		438
+#define PRELOAD_SYS_process_madvise	440
+#define PRELOAD_SYS_process_mrelease	448
 
 /* ---- next.c: the next definition of each interposed function -------- */
 
 enum {
 	NEXT_IOCTL, NEXT_SYSCALL, NEXT_WAITID, NEXT_GETSOCKOPT,
 	NEXT_PIDFD_OPEN, NEXT_PIDFD_SEND_SIGNAL, NEXT_PIDFD_GETFD, NEXT_SETNS,
+	NEXT_PROCESS_MADVISE, NEXT_PROCESS_MRELEASE,
 	NEXT_COUNT
 };
 
@@ -84,9 +87,11 @@ PRELOAD_PRIVATE int preload_next_pidfd_open(pid_t pid, unsigned int flags);
 PRELOAD_PRIVATE int preload_next_pidfd_send_signal(int pidfd, int sig,
 						   siginfo_t *info,
 						   unsigned int flags);
-PRELOAD_PRIVATE int preload_next_pidfd_getfd(int pidfd, int fd,
-					     unsigned int flags);
-PRELOAD_PRIVATE int preload_next_setns(int fd, int nstype);
+/*
+ * The next definition of glibc's wrapper @i (NEXT_*) with the arguments
+ * @a, or, where there is none, the system call @nr.
+ */
+PRELOAD_PRIVATE long preload_next_call(int i, long nr, const long a[6]);
 
 /* ---- policy.c ---------------------------------------------------------- */
 
@@ -109,9 +114,12 @@ PRELOAD_PRIVATE int preload_after_open(int ret, pid_t pid,
 PRELOAD_PRIVATE int preload_after_send_signal(int ret, int pidfd, int sig,
 					      const siginfo_t *info,
 					      unsigned int flags);
-PRELOAD_PRIVATE int preload_after_getfd(int ret, int pidfd, int fd,
-					unsigned int flags);
-PRELOAD_PRIVATE int preload_after_setns(int ret, int fd, int nstype);
+/*
+ * A system call @nr that takes a pidfd as its first argument (@a) and that
+ * the kernel refuses with @refusal for a module pidfd.
+ */
+PRELOAD_PRIVATE long preload_after_kernel_only(long ret, long nr,
+					       const long a[6], int refusal);
 PRELOAD_PRIVATE int preload_after_waitid(int ret, idtype_t idtype, id_t id,
 					 siginfo_t *info, int options,
 					 struct rusage *ru);

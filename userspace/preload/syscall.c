@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * syscall(3) for the pidfd system calls, as Python's os.pidfd_open() and
- * signal.pidfd_send_signal() make them, and for waitid, setns and ioctl:
+ * signal.pidfd_send_signal() make them (and process_madvise,
+ * process_mrelease), and for waitid, setns and ioctl:
  * the call made as the program made it, then what pidfd.c and ioctl.c do
  * after it. Any other number is passed on at once.
  */
@@ -28,10 +29,11 @@ static long after(long ret, long nr, const long a[6])
 						 (const siginfo_t *)a[2],
 						 (unsigned int)a[3]);
 	case PRELOAD_SYS_pidfd_getfd:
-		return preload_after_getfd((int)ret, (int)a[0], (int)a[1],
-					   (unsigned int)a[2]);
+	case PRELOAD_SYS_process_madvise:
+	case PRELOAD_SYS_process_mrelease:
+		return preload_after_kernel_only(ret, nr, a, EBADF);
 	case SYS_setns:
-		return preload_after_setns((int)ret, (int)a[0], (int)a[1]);
+		return preload_after_kernel_only(ret, nr, a, EINVAL);
 	case SYS_waitid:
 		return preload_after_waitid((int)ret, (idtype_t)a[0],
 					    (id_t)a[1], (siginfo_t *)a[2],
@@ -63,6 +65,8 @@ PRELOAD_EXPORT long syscall(long nr, ...)
 	case PRELOAD_SYS_pidfd_open:
 	case PRELOAD_SYS_pidfd_send_signal:
 	case PRELOAD_SYS_pidfd_getfd:
+	case PRELOAD_SYS_process_madvise:
+	case PRELOAD_SYS_process_mrelease:
 	case SYS_setns:
 	case SYS_waitid:
 		break;
