@@ -73,7 +73,7 @@ $(BUILD)/host/pidfdctl/%.o: userspace/pidfdctl/%.c $(TOOL_HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) $(PIDFDCTL_DEFS) -c -o $@ $<
 
-$(BUILD)/host/check_pidfdctl_args: tests/unit/check_pidfdctl_args.c $(TOOL_OBJS_NOMAIN) $(BUILD)/libpidfd.a $(BUILD)/pidfdctl
+$(BUILD)/host/check_pidfdctl_args: tests/unit/check_pidfdctl_args.c $(TOOL_OBJS_NOMAIN) $(BUILD)/libpidfd.a $(BUILD)/pidfdctl $(BUILD)/$(PRELOAD_NAME)
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -Werror -Iuserspace/pidfdctl \
 		-DPIDFDCTL_BINARY='"$(abspath $(BUILD))/pidfdctl"' -o $@ $< \
