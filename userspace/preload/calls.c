@@ -83,10 +83,17 @@ PRELOAD_EXPORT int process_mrelease(int pidfd, unsigned int flags)
 				PRELOAD_SYS_process_mrelease, a, EBADF);
 }
 
-PRELOAD_EXPORT int waitid(idtype_t idtype, id_t id, siginfo_t *info, int options)
+PRELOAD_EXPORT int waitid(idtype_t idtype, id_t id, siginfo_t *info,
+			  int options)
 {
-	int ret = preload_next_waitid(idtype, id, info, options);
+	typedef int waitid_fn(idtype_t, id_t, siginfo_t *, int);
+	waitid_fn *next = (waitid_fn *)preload_next_resolved(NEXT_WAITID);
+	int ret;
 
+	/* Not P_PIDFD: passed on, and nothing more. */
+	if (__builtin_expect(next && idtype != PRELOAD_P_PIDFD, 1))
+		return next(idtype, id, info, options);
+	ret = preload_next_waitid(idtype, id, info, options);
 	if (ret == 0 || idtype != PRELOAD_P_PIDFD)
 		return ret;
 	return preload_after_waitid(ret, idtype, id, info, options, NULL);

@@ -69,6 +69,18 @@ static inline void *preload_next(int i)
 }
 
 /*
+ * The same for the paths passed through, in one comparison: NULL until
+ * resolved, or missing (then preload_next() is for the slow path).
+ */
+static inline void *preload_next_resolved(int i)
+{
+	void *fn = __atomic_load_n(&preload_next_fn[i], __ATOMIC_RELAXED);
+
+	return __builtin_expect((unsigned long)fn > (unsigned long)MISSING, 1) ?
+	       fn : NULL;
+}
+
+/*
  * The calls to the next object's functions. The library's copy calls
  * these in place of ioctl(), syscall(), waitid() and getsockopt() (its
  * objects are linked with those references renamed, userspace.mk), so

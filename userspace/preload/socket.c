@@ -59,21 +59,31 @@ static int after_peerpidfd(int fd, void *val, socklen_t *lenp)
 
 typedef int getsockopt_fn(int, int, int, void *, socklen_t *);
 
-PRELOAD_EXPORT int getsockopt(int fd, int level, int name, void *restrict val,
-	       socklen_t *restrict len)
+static int __attribute__((noinline))
+getsockopt_rest(int fd, int level, int name, void *val, socklen_t *len)
 {
 	getsockopt_fn *next = (getsockopt_fn *)preload_next(NEXT_GETSOCKOPT);
 	int ret;
 
-	if (__builtin_expect(!next, 0)) {
+	if (!next) {
 		errno = ENOSYS;
 		return -1;
 	}
-	if (__builtin_expect(name != PRELOAD_SO_PEERPIDFD ||
-			     level != SOL_SOCKET, 1))
-		return next(fd, level, name, val, len);
 	ret = next(fd, level, name, val, len);
-	if (ret == 0 || errno != ENOPROTOOPT)
+	if (ret == 0 || errno != ENOPROTOOPT ||
+	    name != PRELOAD_SO_PEERPIDFD || level != SOL_SOCKET)
 		return ret;
 	return after_peerpidfd(fd, val, len);
+}
+
+PRELOAD_EXPORT int getsockopt(int fd, int level, int name,
+			      void *restrict val, socklen_t *restrict len)
+{
+	getsockopt_fn *next =
+		(getsockopt_fn *)preload_next_resolved(NEXT_GETSOCKOPT);
+
+	if (__builtin_expect(next && (name != PRELOAD_SO_PEERPIDFD ||
+				      level != SOL_SOCKET), 1))
+		return next(fd, level, name, val, len);
+	return getsockopt_rest(fd, level, name, val, len);
 }

@@ -6,11 +6,11 @@
  * the call made as the program made it, then what pidfd.c and ioctl.c do
  * after it. Any other number is passed on at once.
  */
+#include <assert.h>
 #include <errno.h>
-#include <stdarg.h>
-#include <sys/ioctl.h>
+#include <stdint.h>
+#include <linux/ioctl.h>
 #include <sys/syscall.h>
-#include <unistd.h>
 
 #include "libpidfd.h"
 #include "preload.h"
@@ -46,39 +46,67 @@ static long after(long ret, long nr, const long a[6])
 	return ret;
 }
 
-PRELOAD_EXPORT long syscall(long nr, ...)
+/* The numbers after() looks at, as bits of a map: all below 512. */
+#define BIT(nr) (UINT64_C(1) << ((nr) & 63))
+static const uint64_t interposed[8] = {
+	[SYS_ioctl >> 6] = BIT(SYS_ioctl),
+	[SYS_waitid >> 6] = BIT(SYS_waitid),
+	[SYS_setns >> 6] = BIT(SYS_setns),
+	[PRELOAD_SYS_pidfd_open >> 6] =
+		BIT(PRELOAD_SYS_pidfd_send_signal) | BIT(PRELOAD_SYS_pidfd_open) |
+		BIT(PRELOAD_SYS_pidfd_getfd) | BIT(PRELOAD_SYS_process_madvise),
+	[PRELOAD_SYS_process_mrelease >> 6] = BIT(PRELOAD_SYS_process_mrelease),
+};
+
+/* Each word above holds the numbers it names, and no two share one. */
+static_assert(PRELOAD_SYS_pidfd_send_signal >> 6 == PRELOAD_SYS_pidfd_open >> 6 &&
+	      PRELOAD_SYS_pidfd_getfd >> 6 == PRELOAD_SYS_pidfd_open >> 6 &&
+	      PRELOAD_SYS_process_madvise >> 6 == PRELOAD_SYS_pidfd_open >> 6 &&
+	      PRELOAD_SYS_process_mrelease >> 6 == 7 &&
+	      PRELOAD_SYS_pidfd_open >> 6 == 6 && SYS_ioctl >> 6 < 6 &&
+	      SYS_waitid >> 6 < 6 && SYS_setns >> 6 < 6 &&
+	      SYS_ioctl >> 6 != SYS_waitid >> 6 && SYS_waitid >> 6 != SYS_setns >> 6 &&
+	      SYS_ioctl >> 6 != SYS_setns >> 6,
+	      "one word of the map per group of numbers");
+
+static long __attribute__((noinline))
+syscall_rest(long nr, long a0, long a1, long a2, long a3, long a4, long a5)
 {
 	syscall_fn *next = (syscall_fn *)preload_next(NEXT_SYSCALL);
-	long a[6], ret;
-	va_list ap;
+	const long a[6] = { a0, a1, a2, a3, a4, a5 };
+	long ret;
 
-	/* As syscall(3) itself: six arguments, whatever the call takes. */
-	va_start(ap, nr);
-	for (int i = 0; i < 6; i++)
-		a[i] = va_arg(ap, long);
-	va_end(ap);
-	if (__builtin_expect(!next, 0)) {
+	if (!next) {
 		errno = ENOSYS;
 		return -1;
 	}
-	switch (nr) {
-	case PRELOAD_SYS_pidfd_open:
-	case PRELOAD_SYS_pidfd_send_signal:
-	case PRELOAD_SYS_pidfd_getfd:
-	case PRELOAD_SYS_process_madvise:
-	case PRELOAD_SYS_process_mrelease:
-	case SYS_setns:
-	case SYS_waitid:
-		break;
-	case SYS_ioctl:
-		if (_IOC_TYPE((unsigned long)a[1]) == PIDFS_IOCTL_MAGIC)
-			break;
-		/* fall through */
-	default:
-		return next(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
-	}
 	ret = next(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
-	if (ret >= 0 && nr != PRELOAD_SYS_pidfd_open)
+	if ((ret >= 0 && nr != PRELOAD_SYS_pidfd_open) ||
+	    (nr == SYS_ioctl &&
+	     _IOC_TYPE((unsigned long)a[1]) != PIDFS_IOCTL_MAGIC))
 		return ret;
 	return after(ret, nr, a);
+}
+
+/*
+ * glibc declares syscall(long, ...), and its own reads six arguments
+ * after the number whatever the call takes, from the registers and the
+ * stack where a variadic caller puts them: so does this definition, which
+ * is not variadic so that a passed-through call costs a load, a look in a
+ * map and a jump. Its C name is another, as <unistd.h> (which <signal.h>
+ * brings in) declares syscall() variadic; its symbol is syscall.
+ */
+PRELOAD_EXPORT long preload_syscall(long nr, long a0, long a1, long a2,
+				    long a3, long a4, long a5)
+	__asm__("syscall");
+
+PRELOAD_EXPORT long preload_syscall(long nr, long a0, long a1, long a2,
+				    long a3, long a4, long a5)
+{
+	syscall_fn *next = (syscall_fn *)preload_next_resolved(NEXT_SYSCALL);
+
+	if (__builtin_expect(next && ((unsigned long)nr >= 512 ||
+				      !(interposed[nr >> 6] & BIT(nr))), 1))
+		return next(nr, a0, a1, a2, a3, a4, a5);
+	return syscall_rest(nr, a0, a1, a2, a3, a4, a5);
 }
