@@ -203,6 +203,16 @@ $(GUEST)/bench_pidfd: bench/bench_pidfd.c $(TEST_LIB_DEPS)
 	@mkdir -p $(dir $@)
 	$(GUEST_CC) $(GUEST_CFLAGS) -Itests/lib -o $@ $< $(TEST_LIB) -pthread
 
+# The interposer's passed-through calls, bare and under it (dynamically
+# linked: amd64 only). bench/run --interposer [--icount] SERIES.
+$(GUEST)/bench_interpose: bench/bench_interpose.c
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -Werror -o $@ $<
+
+.PHONY: bench-interposer
+bench-interposer: $(GUEST)/bench_interpose $(GUEST)/pidfdctl $(GUEST)/libpidfd-preload.so
+	bench/run --interposer $(if $(filter 1,$(ICOUNT)),--icount) $(BENCH_KERNELS)
+
 # The module against the native system calls, in the VM of each kernel
 # (docs/performance.md); make check runs the short mode on one kernel.
 BENCH_KERNELS ?= 6.1 7.2
