@@ -614,6 +614,17 @@ START_TEST(peer_socketpair)
 		ck_assert(fcntl(fd, F_GETFD) & FD_CLOEXEC);
 		ck_assert_int_eq(is_module_pidfd(fd), !(kernel & K_PEER));
 		close(fd);
+		/* As 6.5's: at most *optlen bytes, EFAULT for a bad buffer. */
+		fd = 0x55555555;
+		len = 2;
+		ck_assert_int_eq(getsockopt(sv[0], SOL_SOCKET, SO_PEERPIDFD_,
+					    &fd, &len), 0);
+		ck_assert_int_eq(len, 2);
+		ck_assert_int_eq(fd & ~0xffff, 0x55550000);
+		close(fd & 0xffff);
+		len = sizeof(int);
+		ck_assert_errno(getsockopt(sv[0], SOL_SOCKET, SO_PEERPIDFD_,
+					   pt_bad_ptr(), &len), EFAULT);
 	} else if (!module) {
 		same("SO_PEERPIDFD", r,
 		     CALL(raw_syscall(SYS_getsockopt, sv[0], SOL_SOCKET,

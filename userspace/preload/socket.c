@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include "libpidfd.h"
 #include "internal.h"
@@ -34,21 +35,28 @@ static int after_peerpidfd(int fd, void *val, socklen_t *lenp)
 		errno = ENOPROTOOPT;
 		return -1;
 	}
-	/*
-	 * The kernel read *optlen (EFAULT otherwise) and found it
-	 * non-negative (EINVAL) before it looked at the option. It writes
-	 * min(len, 4) bytes to optval: SO_TYPE writes as many, so the
-	 * kernel tells whether they can be written (EFAULT) before a pidfd
-	 * is made.
-	 */
-	len = *lenp < sizeof(int) ? *lenp : sizeof(int);
-	probe_len = len;
-	if (preload_next_getsockopt(fd, SOL_SOCKET, SO_TYPE, val, &probe_len) < 0)
-		return -1;
 	pidfd = module_peer(fd);
 	if (pidfd < 0) {
 		if (errno == EACCES || errno == ENOPKG)
 			errno = ENOPROTOOPT;
+		return -1;
+	}
+	/*
+	 * The kernel read *optlen (EFAULT otherwise) and found it
+	 * non-negative (EINVAL) before it looked at the option; 6.5's
+	 * writes min(len, 4) bytes to optval once it has the pidfd, and
+	 * EFAULT then drops the pidfd. SO_TYPE writes as many bytes: the
+	 * kernel says whether they can be written, without a fault here
+	 * (what it writes is overwritten at once).
+	 */
+	len = *lenp < sizeof(int) ? *lenp : sizeof(int);
+	probe_len = len;
+	if (preload_next_getsockopt(fd, SOL_SOCKET, SO_TYPE, val,
+				    &probe_len) < 0) {
+		int err = errno;
+
+		close(pidfd);
+		errno = err;
 		return -1;
 	}
 	type = pidfd;
