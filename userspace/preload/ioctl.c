@@ -28,10 +28,9 @@ bool preload_pidfs_ioctl(unsigned long req)
 
 int preload_after_pidfs_ioctl(int ret, int fd, unsigned long req, void *arg)
 {
-	const struct libpidfd_native native = libpidfd_priv_kernel();
+	bool info = _IOC_NR(req) == _IOC_NR(PIDFD_DEV_GET_INFO);
 	struct libpidfd_held held;
 	int err = errno;
-	bool info = _IOC_NR(req) == _IOC_NR(PIDFD_DEV_GET_INFO);
 
 	/*
 	 * ENOTTY from a kernel without the command; EINVAL from 6.11 and
@@ -39,7 +38,8 @@ int preload_after_pidfs_ioctl(int ret, int fd, unsigned long req, void *arg)
 	 */
 	if (ret >= 0 || (err != ENOTTY && err != EINVAL) ||
 	    !preload_pidfs_ioctl(req) ||
-	    (info ? native.info : native.namespaces) ||
+	    (info ? libpidfd_priv_kernel().info :
+		    libpidfd_priv_kernel().namespaces) ||
 	    libpidfd_priv_kernel_pidfd(fd) != 1 ||
 	    !libpidfd_priv_module_known()) {
 		errno = err;
