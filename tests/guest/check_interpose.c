@@ -975,6 +975,96 @@ START_TEST(threads_first_use)
 }
 END_TEST
 
+/* ---- a real program: Debian's python3 ---------------------------------- */
+
+#define PYTHON		"/usr/bin/python3"
+#define PY_SCRIPT	"/lib/pidfd-test/interpose.py"
+
+/* tests/guest/interpose.py's output, with the interposer or without. */
+static void run_python(bool interposed, char *out, size_t len)
+{
+	struct pt_sync pipe_;
+	ssize_t n, used = 0;
+	pid_t pid;
+
+	pt_sync_init(&pipe_);
+	pid = pt_fork();
+	if (pid == 0) {
+		dup2(pipe_.fd[1], STDOUT_FILENO);
+		if (!interposed)
+			unsetenv("LD_PRELOAD");
+		/* Its prefix said: the guest has no lib-dynload to find. */
+		setenv("PYTHONHOME", "/usr", 1);
+		execl(PYTHON, "python3", "-S", PY_SCRIPT, (char *)NULL);
+		_exit(127);
+	}
+	close(pipe_.fd[1]);
+	pipe_.fd[1] = -1;
+	while ((n = read(pipe_.fd[0], out + used, len - 1 - (size_t)used)) > 0)
+		used += n;
+	out[used] = '\0';
+	ck_assert_int_eq(pt_reap_status(pid), 0);
+	pt_sync_close(&pipe_);
+	printf("[python%s]\n%s", interposed ? ", interposed" : "", out);
+	fflush(stdout);
+}
+
+/* @out has a line that starts with @start. */
+static bool has_line(const char *out, const char *start)
+{
+	size_t n = strlen(start);
+
+	for (const char *p = out; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : p)
+		if (!strncmp(p, start, n))
+			return true;
+	return false;
+}
+
+/* Asserts the line "NAME ok WANT" (@ok) or "NAME errno N" in @out. */
+static void python_says(const char *out, const char *name, bool ok,
+			const char *want)
+{
+	char line[128];
+
+	snprintf(line, sizeof(line), ok ? "%s ok %s\n" : "%s errno ", name, want);
+	ck_assert_msg(has_line(out, line), "python: want '%s' in:\n%s", line, out);
+}
+
+START_TEST(python_unmodified)
+{
+	bool thread = (kernel & K_THREAD) ||
+		      (module_serves() && !pt_policy_refuses_approx());
+	bool exit_kept = (kernel & K_EXIT) || opens_module_pidfds();
+	char bare[1024], pre[1024];
+	bool peer_ok;
+	int sv[2], err;
+
+	if (access(PYTHON, X_OK) < 0 || access(PY_SCRIPT, R_OK) < 0)
+		PT_SKIP("no %s or %s in this guest (vm/check adds the host's)",
+			PYTHON, PY_SCRIPT);
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+	want_peer(sv[0], &peer_ok, &err);
+	close(sv[0]);
+	close(sv[1]);
+
+	/* Without the interposer: the kernel's own answers. */
+	run_python(false, bare, sizeof(bare));
+	python_says(bare, "thread_open", kernel & K_THREAD, "True");
+	python_says(bare, "exit_status", kernel & K_EXIT, "1792");
+	python_says(bare, "waitid", true, "3");
+	python_says(bare, "signal", true, "15");
+	python_says(bare, "peer", kernel & K_PEER, "True");
+
+	/* The same program under it: the newest kernel's where it can. */
+	run_python(true, pre, sizeof(pre));
+	python_says(pre, "thread_open", thread, "True");
+	python_says(pre, "exit_status", exit_kept, "1792");
+	python_says(pre, "waitid", true, "3");
+	python_says(pre, "signal", true, "15");
+	python_says(pre, "peer", peer_ok, "True");
+}
+END_TEST
+
 /* ---- the child modes --------------------------------------------------- */
 
 #define RACERS 8
@@ -1096,6 +1186,6 @@ int main(int argc, char **argv)
 		     exit_status_of_a_non_child, namespaces, peer_socketpair,
 		     peer_connect_accept, kernel_only_calls, setns_through_pidfd,
 		     errors_as_the_kernel, passthrough, fork_exec,
-		     signal_handler, threads_first_use);
+		     signal_handler, threads_first_use, python_unmodified);
 	return pt_main(s);
 }
