@@ -14,7 +14,6 @@ import posix as os
 import _struct as struct
 
 PIDFD_THREAD = os.O_EXCL
-PIDFD_INFO_PID = 1 << 0
 PIDFD_INFO_EXIT = 1 << 3
 # _IOWR(0xFF, 11, 64 bytes): upstream's first struct pidfd_info.
 PIDFD_GET_INFO = (3 << 30) | (64 << 16) | (0xFF << 8) | 11
@@ -30,28 +29,28 @@ def report(name, fn):
 
 
 def get_info(fd, mask):
-    """(mask, pid, exit_code) from PIDFD_GET_INFO."""
+    """(mask, exit_code) from PIDFD_GET_INFO."""
     buf = bytearray(64)
     struct.pack_into("Q", buf, 0, mask)
     fcntl.ioctl(fd, PIDFD_GET_INFO, buf)
     got, = struct.unpack_from("Q", buf, 0)
-    pid, = struct.unpack_from("I", buf, 16)
     code, = struct.unpack_from("i", buf, 60)
-    return got, pid, code
+    return got, code
 
 
 def thread_open():
     """A pidfd for another thread (6.9's PIDFD_THREAD)."""
-    r, w = os.pipe()
-    _thread.start_new_thread(lambda: (os.write(w, b"%d" % _thread.get_native_id()),
-                                      os.read(r, 1)), ())
-    tid = int(os.read(r, 16))
+    tid_r, tid_w = os.pipe()
+    go_r, go_w = os.pipe()
+    _thread.start_new_thread(lambda: (os.write(tid_w, b"%d" % _thread.get_native_id()),
+                                      os.read(go_r, 1)), ())
+    tid = int(os.read(tid_r, 16))
     try:
         fd = os.pidfd_open(tid, PIDFD_THREAD)
         os.close(fd)
         return tid != os.getpid()
     finally:
-        os.write(w, b"x")
+        os.write(go_w, b"x")
 
 
 def exit_status():
@@ -72,7 +71,7 @@ def exit_status():
     os.write(go_w, b"x")
     os.waitpid(child, 0)
     try:
-        mask, pid, code = get_info(fd, PIDFD_INFO_EXIT)
+        mask, code = get_info(fd, PIDFD_INFO_EXIT)
         return code if mask & PIDFD_INFO_EXIT else "none"
     finally:
         os.close(fd)
@@ -100,12 +99,25 @@ def signal_child():
     return os.WTERMSIG(status)
 
 
+def fdinfo_pid(fd):
+    """The "Pid:" of a pidfd's fdinfo (either kind has it)."""
+    f = os.open("/proc/self/fdinfo/%d" % fd, os.O_RDONLY)
+    try:
+        text = os.read(f, 4096).decode()
+    finally:
+        os.close(f)
+    for line in text.splitlines():
+        if line.startswith("Pid:"):
+            return int(line[4:])
+    return None
+
+
 def peer():
     """SO_PEERPIDFD (6.5) of a socketpair: ourselves."""
     a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
     fd, = struct.unpack("i", a.getsockopt(socket.SOL_SOCKET, SO_PEERPIDFD, 4))
     try:
-        return get_info(fd, PIDFD_INFO_PID)[1] == os.getpid()
+        return fdinfo_pid(fd) == os.getpid()
     finally:
         os.close(fd)
         a.close()
