@@ -35,6 +35,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/uio.h>
@@ -266,6 +267,41 @@ START_TEST(open_process)
 	close(fd);
 	close(nb);
 	close(sys);
+}
+END_TEST
+
+/*
+ * fstat()'s st_ino identifies a pidfd's process where each has an inode:
+ * the kernel's pidfds from 6.9 (pidfs), the module's on every kernel
+ * (docs/abi.md, "Identity"). Elsewhere the kernel's share one.
+ */
+START_TEST(fstat_identity)
+{
+	pid_t a = pt_fork_sleeper(), b = pt_fork_sleeper();
+	int raw = ck_assert_ok(raw_open(a, 0));
+	int fa = ck_assert_ok(pidfd_open(a, 0));
+	int fa2 = ck_assert_ok(pidfd_open(a, 0));
+	int fb = ck_assert_ok(pidfd_open(b, 0));
+	struct stat sa, sa2, sb;
+	struct statfs sfs;
+	bool pidfs, own;
+
+	ck_assert_int_eq(fstatfs(raw, &sfs), 0);
+	pidfs = sfs.f_type == 0x50494446;	/* PID_FS_MAGIC */
+	own = pidfs || opens_module_pidfds();
+	ck_assert_int_eq(fstat(fa, &sa), 0);
+	ck_assert_int_eq(fstat(fa2, &sa2), 0);
+	ck_assert_int_eq(fstat(fb, &sb), 0);
+	ck_assert_uint_eq(sa.st_ino, sa2.st_ino);
+	ck_assert_msg((sa.st_ino != sb.st_ino) == own,
+		      "two processes' pidfds: inodes %lu and %lu", sa.st_ino,
+		      sb.st_ino);
+	pt_kill_reap(a);
+	pt_kill_reap(b);
+	close(raw);
+	close(fa);
+	close(fa2);
+	close(fb);
 }
 END_TEST
 
@@ -1200,7 +1236,8 @@ int main(int argc, char **argv)
 
 	s = suite_create("interpose");
 	pt_add_tests(pt_tcase(s, "interpose"),
-		     interposer_active, open_process, open_thread_and_signal_it,
+		     interposer_active, open_process, fstat_identity,
+		     open_thread_and_signal_it,
 		     signal_scopes, signal_child, waitid_and_poll, get_info_ioctl,
 		     exit_status_of_a_non_child, namespaces, peer_socketpair,
 		     peer_connect_accept, kernel_only_calls, setns_through_pidfd,
