@@ -55,6 +55,7 @@
 #define PT_P_PIDFD	((idtype_t)3)
 #define SO_PEERPIDFD_	77
 /* glibc 2.31 names neither; the same numbers everywhere. */
+#define SYS_clone3_		435
 #define SYS_process_madvise_	440
 #define SYS_process_mrelease_	448
 #define MADV_COLD_		20
@@ -599,6 +600,50 @@ START_TEST(exit_status_of_a_non_child)
 	close(fd);
 	pt_sync_close(&got);
 	pt_sync_close(&go);
+}
+END_TEST
+
+/*
+ * A child made by clone3(CLONE_PIDFD) through syscall(), as upstream's
+ * selftests make theirs: its pidfd reports its exit after we reaped it,
+ * as a pidfd_open() one does.
+ */
+START_TEST(clone3_pidfd)
+{
+	struct {
+		__u64 flags, pidfd, child_tid, parent_tid, exit_signal;
+		__u64 stack, stack_size, tls;
+	} args;
+	bool want = (kernel & K_EXIT) || opens_module_pidfds();
+	struct pidfd_dev_info info;
+	int fd = -1, status;
+	struct res r;
+	long pid;
+
+	memset(&args, 0, sizeof(args));
+	args.flags = CLONE_PIDFD;
+	args.pidfd = (__u64)(uintptr_t)&fd;
+	args.exit_signal = SIGCHLD;
+	pid = syscall(SYS_clone3_, &args, sizeof(args));
+	if (pid == 0)
+		_exit(5);
+	ck_assert_int_gt(pid, 0);
+	ck_assert(fcntl(fd, F_GETFD) & FD_CLOEXEC);
+	ck_assert_int_eq(is_module_pidfd(fd), opens_module_pidfds());
+	ck_assert_int_eq(pt_pidfd_pid(fd), pid);
+	ck_assert_int_eq(pt_waitpid((pid_t)pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 5);
+	r = get_info(fd, &info, PIDFD_INFO_EXIT);
+	if (want) {
+		ck_assert_msg(r.ret == 0, "GET_INFO: %s", pt_errname(r.err));
+		ck_assert(info.mask & PIDFD_INFO_EXIT);
+		ck_assert_int_eq(info.exit_code, 5 << 8);
+	} else {
+		ck_assert(r.ret < 0);
+		same("GET_INFO, reaped", r,
+		     CALL(raw_ioctl(fd, PIDFD_DEV_GET_INFO, &info)));
+	}
+	close(fd);
 }
 END_TEST
 
@@ -1237,9 +1282,9 @@ int main(int argc, char **argv)
 	s = suite_create("interpose");
 	pt_add_tests(pt_tcase(s, "interpose"),
 		     interposer_active, open_process, fstat_identity,
-		     open_thread_and_signal_it,
-		     signal_scopes, signal_child, waitid_and_poll, get_info_ioctl,
-		     exit_status_of_a_non_child, namespaces, peer_socketpair,
+		     open_thread_and_signal_it, signal_scopes, signal_child,
+		     waitid_and_poll, get_info_ioctl, exit_status_of_a_non_child,
+		     clone3_pidfd, namespaces, peer_socketpair,
 		     peer_connect_accept, kernel_only_calls, setns_through_pidfd,
 		     errors_as_the_kernel, passthrough, fork_exec,
 		     signal_handler, threads_first_use, python_unmodified);

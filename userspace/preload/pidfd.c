@@ -16,6 +16,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdint.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
@@ -75,6 +76,30 @@ static int keep_exit(int fd, pid_t pid, unsigned int flags)
 out:
 	errno = saved;
 	return fd;
+}
+
+/* struct clone_args as of 5.3 (CLONE_ARGS_SIZE_VER0): the fields used. */
+struct clone_args_ver0 {
+	__u64 flags, pidfd, child_tid, parent_tid, exit_signal;
+	__u64 stack, stack_size, tls;
+};
+
+/*
+ * The parent only: the child returns 0 (a child on a stack of its own
+ * cannot return through syscall() at all). A thread (CLONE_THREAD) keeps
+ * the kernel's pidfd, which the module's thread pidfds would change.
+ */
+long preload_after_clone3(long ret, const void *args, unsigned long size)
+{
+	const struct clone_args_ver0 *ca = args;
+	int *pidfd;
+
+	if (ret <= 0 || size < sizeof(*ca) || !(ca->flags & CLONE_PIDFD) ||
+	    (ca->flags & CLONE_THREAD))
+		return ret;
+	pidfd = (int *)(uintptr_t)ca->pidfd;
+	keep_exit(*pidfd, (pid_t)ret, 0);
+	return ret;
 }
 
 int preload_after_open(int ret, pid_t pid, unsigned int flags)

@@ -37,6 +37,7 @@
  * numbers on every architecture. */
 #define PRELOAD_SYS_pidfd_send_signal	424
 #define PRELOAD_SYS_pidfd_open		434
+#define PRELOAD_SYS_clone3		435
 #define PRELOAD_SYS_pidfd_getfd		438
 #define PRELOAD_SYS_process_madvise	440
 #define PRELOAD_SYS_process_mrelease	448
@@ -123,6 +124,13 @@ PRELOAD_PRIVATE bool preload_policy_refuses(void);
  */
 PRELOAD_PRIVATE int preload_after_open(int ret, pid_t pid,
 				       unsigned int flags);
+/*
+ * clone3() made a child (@ret, in the parent) with CLONE_PIDFD: its pidfd,
+ * written to @args, is the kernel's; a module one takes its place where
+ * pidfd_open() would make one.
+ */
+PRELOAD_PRIVATE long preload_after_clone3(long ret, const void *args,
+					  unsigned long size);
 PRELOAD_PRIVATE int preload_after_send_signal(int ret, int pidfd, int sig,
 					      const siginfo_t *info,
 					      unsigned int flags);

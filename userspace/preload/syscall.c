@@ -2,7 +2,8 @@
 /*
  * syscall(3) for the pidfd system calls, as Python's os.pidfd_open() and
  * signal.pidfd_send_signal() make them (and process_madvise,
- * process_mrelease), and for waitid, setns and ioctl:
+ * process_mrelease), and for waitid, setns, ioctl and clone3 (the child's
+ * pidfd):
  * the call made as the program made it, then what pidfd.c and ioctl.c do
  * after it. Any other number is passed on at once.
  */
@@ -34,6 +35,9 @@ static long after(long ret, long nr, const long a[6])
 		return preload_after_kernel_only(ret, nr, a, EBADF);
 	case SYS_setns:
 		return preload_after_kernel_only(ret, nr, a, EINVAL);
+	case PRELOAD_SYS_clone3:
+		return preload_after_clone3(ret, (const void *)a[0],
+					    (unsigned long)a[1]);
 	case SYS_waitid:
 		return preload_after_waitid((int)ret, (idtype_t)a[0],
 					    (id_t)a[1], (siginfo_t *)a[2],
@@ -54,13 +58,15 @@ static const uint64_t interposed[8] = {
 	[SYS_setns >> 6] = BIT(SYS_setns),
 	[PRELOAD_SYS_pidfd_open >> 6] =
 		BIT(PRELOAD_SYS_pidfd_send_signal) | BIT(PRELOAD_SYS_pidfd_open) |
-		BIT(PRELOAD_SYS_pidfd_getfd) | BIT(PRELOAD_SYS_process_madvise),
+		BIT(PRELOAD_SYS_clone3) | BIT(PRELOAD_SYS_pidfd_getfd) |
+		BIT(PRELOAD_SYS_process_madvise),
 	[PRELOAD_SYS_process_mrelease >> 6] = BIT(PRELOAD_SYS_process_mrelease),
 };
 
 /* Each word above holds the numbers it names, and no two share one. */
 static_assert(PRELOAD_SYS_pidfd_send_signal >> 6 == PRELOAD_SYS_pidfd_open >> 6 &&
 	      PRELOAD_SYS_pidfd_getfd >> 6 == PRELOAD_SYS_pidfd_open >> 6 &&
+	      PRELOAD_SYS_clone3 >> 6 == PRELOAD_SYS_pidfd_open >> 6 &&
 	      PRELOAD_SYS_process_madvise >> 6 == PRELOAD_SYS_pidfd_open >> 6 &&
 	      PRELOAD_SYS_process_mrelease >> 6 == 7 &&
 	      PRELOAD_SYS_pidfd_open >> 6 == 6 && SYS_ioctl >> 6 < 6 &&
@@ -81,7 +87,8 @@ syscall_rest(long nr, long a0, long a1, long a2, long a3, long a4, long a5)
 		return -1;
 	}
 	ret = next(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
-	if ((ret >= 0 && nr != PRELOAD_SYS_pidfd_open) ||
+	if ((ret >= 0 && nr != PRELOAD_SYS_pidfd_open &&
+	     nr != PRELOAD_SYS_clone3) ||
 	    (nr == SYS_ioctl &&
 	     _IOC_TYPE((unsigned long)a[1]) != PIDFS_IOCTL_MAGIC))
 		return ret;
