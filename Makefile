@@ -100,6 +100,18 @@ GUEST_HELPERS := $(TEST_LIB) $(wildcard tests/guest/lib/*.c)
 # Only what has sources yet: the suites must run before every program exists.
 GUEST_PROGS := $(if $(wildcard examples/demo.c),$(GUEST)/pidfd-demo) \
 	$(if $(TOOL_SRCS),$(GUEST)/pidfdctl)
+# The interposer's suite is a dynamically linked program, as the programs
+# the interposer is for (vm/mkinitramfs puts its libraries into the
+# guest), run once before the module is loaded (as check_native_interpose)
+# and once after; with libpidfd-preload.so beside the guest's pidfdctl.
+# amd64 only: the guest gets the host's C library.
+ifeq ($(PIDFD_ARCH),amd64)
+INTERPOSE_TESTS := $(GUEST)/check_interpose $(GUEST)/check_native_interpose
+GUEST_PROGS += $(GUEST)/libpidfd-preload.so
+else
+INTERPOSE_TESTS :=
+endif
+GUEST_TESTS := $(filter-out $(GUEST)/check_interpose,$(GUEST_TESTS)) $(INTERPOSE_TESTS)
 # Suites only for the debug kernel (make check-debug): fault injection.
 DEBUG_TESTS := $(patsubst tests/debug/%.c,$(BUILD)/debug/%,$(wildcard tests/debug/check_*.c))
 HARNESS_PROGS := $(patsubst tests/harness/%.c,$(BUILD)/harness/%,$(wildcard tests/harness/check_*.c))
@@ -142,7 +154,9 @@ $(BUILD)/libpidfd.a: $(patsubst userspace/lib/%.c,$(BUILD)/host/lib/%.o,$(LIB_SR
 # pidfdctl is a client of libpidfd.so.1's public API. The one in $(BUILD)
 # finds the library beside it (RUNPATH $$ORIGIN); the one installed is
 # linked without a RUNPATH.
-PIDFDCTL_LINK = $(CC) $(USER_CFLAGS) $(LDFLAGS) -o $@ $(TOOL_SRCS) -L$(BUILD) -lpidfd
+# pidfdctl exec looks for libpidfd-preload.so where make install puts it.
+PIDFDCTL_DEFS = -DPIDFDCTL_PRELOAD_PATH='"$(PRELOAD_PATH)"'
+PIDFDCTL_LINK = $(CC) $(USER_CFLAGS) $(PIDFDCTL_DEFS) $(LDFLAGS) -o $@ $(TOOL_SRCS) -L$(BUILD) -lpidfd
 $(BUILD)/pidfdctl: $(TOOL_SRCS) $(TOOL_HEADERS) $(BUILD)/libpidfd.so
 	$(PIDFDCTL_LINK) -Wl,-rpath,'$$ORIGIN'
 $(BUILD)/dist/pidfdctl: $(TOOL_SRCS) $(TOOL_HEADERS) $(BUILD)/libpidfd.so
@@ -174,9 +188,30 @@ $(GUEST_PACKAGES):
 	ln -sfn "$$(vm/fetch-guest-packages $(PIDFD_ARCH))" $@
 endif
 
+$(GUEST)/check_interpose: tests/guest/check_interpose.c $(TEST_LIB_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -Werror -Itests/lib -o $@ $< $(TEST_LIB) $(CHECK_LIBS) -ldl
+
+$(GUEST)/check_native_interpose: $(GUEST)/check_interpose
+	cp $< $@
+
+$(GUEST)/libpidfd-preload.so: $(BUILD)/libpidfd-preload.so
+	@mkdir -p $(dir $@)
+	cp $< $@
+
 $(GUEST)/bench_pidfd: bench/bench_pidfd.c $(TEST_LIB_DEPS)
 	@mkdir -p $(dir $@)
 	$(GUEST_CC) $(GUEST_CFLAGS) -Itests/lib -o $@ $< $(TEST_LIB) -pthread
+
+# The interposer's passed-through calls, bare and under it (dynamically
+# linked: amd64 only). bench/run --interposer [--icount] SERIES.
+$(GUEST)/bench_interpose: bench/bench_interpose.c
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -Werror -o $@ $<
+
+.PHONY: bench-interposer
+bench-interposer: $(GUEST)/bench_interpose $(GUEST)/pidfdctl $(GUEST)/libpidfd-preload.so
+	bench/run --interposer $(if $(filter 1,$(ICOUNT)),--icount) $(BENCH_KERNELS)
 
 # The module against the native system calls, in the VM of each kernel
 # (docs/performance.md); make check runs the short mode on one kernel.
@@ -209,7 +244,7 @@ $(GUEST)/pidfd-demo: examples/demo.c $(LIB_SRCS) $(LIB_HEADERS)
 
 $(GUEST)/pidfdctl: $(TOOL_SRCS) $(TOOL_HEADERS) $(LIB_SRCS) $(LIB_HEADERS)
 	@mkdir -p $(dir $@)
-	$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $(TOOL_SRCS) $(LIB_SRCS) $(LIBPIDFD_LIBS)
+	$(GUEST_CC) $(GUEST_CFLAGS) $(PIDFDCTL_DEFS) -o $@ $(TOOL_SRCS) $(LIB_SRCS) $(LIBPIDFD_LIBS)
 
 # check_lsm's AppArmor profiles, compiled here (the guest has no parser)
 # for the feature set of Debian 12's apparmor package. Binary policy does
@@ -262,7 +297,7 @@ check-releases:
 .PHONY: release-guest
 release-guest: $(addprefix $(GUEST)/,$(RELEASE_GUEST_PROGS))
 
-check-unit: $(UNIT_TESTS) $(BUILD)/libpidfd.so
+check-unit: $(UNIT_TESTS) $(BUILD)/libpidfd.so $(BUILD)/$(PRELOAD_NAME)
 	@set -e; for t in $(UNIT_TESTS) tests/unit/mirror-test.sh; do echo "== $$t"; $$t; done
 	tests/unit/man-examples.sh $(BUILD)
 	tests/unit/completion-test.sh $(BUILD)

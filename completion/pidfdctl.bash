@@ -47,7 +47,7 @@ _pidfdctl()
 	case $cmd in
 	'')
 		# shellcheck disable=SC2207
-		COMPREPLY=($(compgen -W "wait kill info status run doctor $global" -- "$cur"))
+		COMPREPLY=($(compgen -W "wait kill info status run doctor exec $global" -- "$cur"))
 		return ;;
 	wait) opts="--timeout --exited --count --quiet" ;;
 	kill) opts="--signal --list --table --thread --thread-group --process-group --value --timeout" ;;
@@ -81,6 +81,26 @@ _pidfdctl()
 			return
 		fi
 		;;
+	exec)
+		# CMD, then its arguments.
+		for ((i = i + 1; i < COMP_CWORD; i++)); do
+			case ${COMP_WORDS[i]} in
+			--backend) ((i++)) ;;
+			-*) ;;
+			*) break ;;
+			esac
+		done
+		if ((i < COMP_CWORD)); then
+			# shellcheck disable=SC2207
+			COMPREPLY=($(compgen -f -- "$cur"))
+		elif [[ $cur != -* ]]; then
+			# shellcheck disable=SC2207
+			COMPREPLY=($(compgen -c -- "$cur"))
+		else
+			# shellcheck disable=SC2207
+			COMPREPLY=($(compgen -W "$global" -- "$cur"))
+		fi
+		return ;;
 	*) return ;;
 	esac
 	if [[ $cur == -* ]]; then

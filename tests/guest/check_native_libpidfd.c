@@ -279,8 +279,8 @@ END_TEST
 START_TEST(probes_match_the_kernel)
 {
 	unsigned int has = libpidfd_kernel_features();
-	const struct libpidfd_native *native = libpidfd_priv_native();
-	__u64 mask = native->info_mask;
+	const struct libpidfd_native native = libpidfd_priv_native();
+	__u64 mask = native.info_mask;
 
 	ck_assert(has & LIBPIDFD_KERNEL_PIDFD_OPEN);
 	ck_assert(has & LIBPIDFD_KERNEL_SEND_SIGNAL);

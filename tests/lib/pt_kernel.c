@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/klog.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -22,6 +23,7 @@
 #define P_PIDFD				3
 #endif
 #define PT_LANDLOCK_CREATE_RULESET_VERSION	(1U << 0)
+#define PT_SO_PEERPIDFD				77
 
 /* pidfd_open(2) of ourselves with @flags: the fd, or -1 and errno. */
 static int self_pidfd(unsigned int flags)
@@ -51,6 +53,22 @@ static bool self_call_not(int absent, int (*call)(int fd, void *arg),
 	errno = 0;
 	ret = call(fd, arg);
 	return close_keep(fd, ret >= 0 || errno != absent);
+}
+
+bool pt_kernel_has_peerpidfd(void)
+{
+	socklen_t len = sizeof(int);
+	int sv[2], fd = -1, ret, err;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+		return true;	/* cannot tell: let the test find out */
+	ret = getsockopt(sv[0], SOL_SOCKET, PT_SO_PEERPIDFD, &fd, &len);
+	err = errno;
+	close(sv[0]);
+	close(sv[1]);
+	if (ret == 0)
+		close(fd);
+	return ret == 0 || err != ENOPROTOOPT;
 }
 
 bool pt_kernel_has_pidfd_open(void)

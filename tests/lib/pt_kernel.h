@@ -49,6 +49,11 @@ bool pt_kernel_has_get_info(void);
  * invisible to wait(-1)) that exits at once.
  */
 bool pt_kernel_has_info_exit(void);
+/*
+ * getsockopt(SO_PEERPIDFD) (6.5): a socketpair's end answers it, not
+ * ENOPROTOOPT.
+ */
+bool pt_kernel_has_peerpidfd(void);
 /* PIDFD_INFO_COREDUMP (6.16): GET_INFO answers it for ourselves. */
 bool pt_kernel_has_info_coredump(void);
 /*

@@ -663,6 +663,53 @@ START_TEST(binary_help_version)
 }
 END_TEST
 
+START_TEST(exec_args)
+{
+	struct pidfdctl_args a;
+
+	ck_assert_int_eq(parse(ARGV("exec", "--", "python3", "-c", "x"), &a), 0);
+	ck_assert_int_eq(a.command, PIDFDCTL_EXEC);
+	ck_assert_str_eq(a.cmd[0], "python3");
+	ck_assert_str_eq(a.cmd[1], "-c");
+	ck_assert_ptr_null(a.cmd[3]);
+	pidfdctl_args_free(&a);
+	/* CMD's options stay CMD's, without "--" too. */
+	ck_assert_int_eq(parse(ARGV("--backend", "native", "exec", "ls", "-t"), &a), 0);
+	ck_assert_str_eq(a.cmd[1], "-t");
+	pidfdctl_args_free(&a);
+	assert_rejected(ARGV("exec"), "exec: no command specified");
+	assert_rejected(ARGV("exec", "--json", "ls"), "exec: option '--json' not allowed");
+}
+END_TEST
+
+/*
+ * The binary beside its build's libpidfd-preload.so: CMD runs with it
+ * first in LD_PRELOAD, what was there after it, LIBPIDFD_BACKEND from
+ * --backend; exit codes as env(1).
+ */
+START_TEST(binary_exec)
+{
+	char out[8192], err[8192];
+
+	setenv("LD_PRELOAD", "", 1);
+	ck_assert_int_eq(exit_code_of(ARGV("exec", "sh", "-c", "echo \"$LD_PRELOAD\""),
+				      out, err), 0);
+	ck_assert_msg(strstr(out, "/libpidfd-preload.so\n") && !strchr(out, ':'),
+		      "LD_PRELOAD='%s' (%s)", out, err);
+	setenv("LD_PRELOAD", "libfoo.so", 1);
+	ck_assert_int_eq(exit_code_of(ARGV("--backend", "native", "exec", "sh", "-c",
+					   "echo \"$LD_PRELOAD $LIBPIDFD_BACKEND\""),
+				      out, err), 0);
+	ck_assert_msg(strstr(out, "/libpidfd-preload.so:libfoo.so native\n"),
+		      "'%s' (%s)", out, err);
+	unsetenv("LD_PRELOAD");
+	ck_assert_int_eq(exit_code_of(ARGV("exec", "/nonexistent/cmd"), out, err), 127);
+	ck_assert_int_eq(exit_code_of(ARGV("exec", "/dev/null"), out, err), 126);
+	ck_assert_int_eq(exit_code_of(ARGV("exec"), out, err), 125);
+	ck_assert_int_eq(exit_code_of(ARGV("exec", "sh", "-c", "exit 7"), out, err), 7);
+}
+END_TEST
+
 /* doctor's BTF lookup: a BPF-LSM hook's function, by id and by name. */
 START_TEST(btf_names)
 {
@@ -824,12 +871,12 @@ static Suite *args_suite(void)
 		     global_options_first,
 		     wait_pids_and_timeout, pid_colon_id, wait_count, wait_errors, durations, signals,
 		     kill_options, kill_process_groups, kill_follow_ups, kill_errors, info_and_status, run_options,
-		     run_foreground, doctor_args, run_errors);
+		     run_foreground, doctor_args, run_errors, exec_args);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("binary");
 	pt_add_tests(tc, btf_names, binary_help_version, binary_kill_list_one,
-		     binary_run_verbose,
+		     binary_run_verbose, binary_exec,
 		     binary_usage_errors, binary_without_module,
 		     binary_write_error);
 	suite_add_tcase(s, tc);

@@ -46,4 +46,8 @@ offered kill "$$" | grep -qw "$$" || fail "kill: no PID offered"
 offered run -t 5 ech | grep -qw echo || fail "run: no command offered"
 offered run 5 ech | grep -qw echo || fail "run DURATION: no command offered"
 offered run -- ech | grep -qw echo || fail "run --: no command offered"
+# exec: a command, then its arguments.
+expect "exec " exe
+offered exec -- ech | grep -qw echo || fail "exec --: no command offered"
+offered exec ech | grep -qw echo || fail "exec: no command offered"
 echo "completion-test: ok"

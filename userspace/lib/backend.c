@@ -16,7 +16,6 @@
 #include <sched.h>
 #include <stdint.h>
 #include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -95,8 +94,26 @@ int libpidfd_get_backend(void)
 	return backend;
 }
 
-static struct libpidfd_native native;
-static pthread_once_t native_once = PTHREAD_ONCE_INIT;
+/*
+ * What the kernel can do, probed once per process and kept in one word, so
+ * that no call needs a lock: a signal handler or a thread that comes first
+ * while another probes probes too (the same few system calls on its own
+ * pidfd, no allocation), and the first to finish publishes with a
+ * compare-and-swap; the others' results are equal and dropped. The low 32
+ * bits are the probed PIDFD_INFO_* mask (no bit above the 32nd exists).
+ */
+#define NATIVE_PROBED		(UINT64_C(1) << 63)
+#define NATIVE_OPEN		(UINT64_C(1) << 32)
+#define NATIVE_THREAD		(UINT64_C(1) << 33)
+#define NATIVE_SIGNAL		(UINT64_C(1) << 34)
+#define NATIVE_SIGNAL_SCOPE	(UINT64_C(1) << 35)
+#define NATIVE_WAITID		(UINT64_C(1) << 36)
+#define NATIVE_NAMESPACES	(UINT64_C(1) << 37)
+#define NATIVE_INFO		(UINT64_C(1) << 38)
+#define NATIVE_INFO_MASK	UINT64_C(0xffffffff)
+
+static uint64_t native_word;
+/* Only libpidfd_kernel_features() makes a child: no interposed path. */
 static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
 
 /*
@@ -161,100 +178,128 @@ static bool probe_info_exit(void)
 	return kept;
 }
 
-static void probe_info(int self)
+/* The PIDFD_INFO_* mask the kernel's GET_INFO reports, asked on @self. */
+static uint64_t probe_info(int self)
 {
 	struct pidfd_dev_info info;
+	uint64_t mask;
 
 	memset(&info, 0, sizeof(info));
 	info.mask = PIDFD_INFO_SUPPORTED_MASK | PIDFD_INFO_COREDUMP;
 	if (ioctl(self, PIDFD_DEV_GET_INFO, &info) < 0)
-		return;
-	native.info = true;
+		return 0;
 	/*
 	 * 6.13's fields always come; COREDUMP if it answered for us (6.16);
 	 * what the kernel says it supports (6.19, whose list is not whole
 	 * before 7.1: seen without PID and EXIT on 6.19 and 7.0); and EXIT
 	 * (6.15) asked of a child where the list does not have it.
 	 */
-	native.info_mask = PIDFD_INFO_PID | PIDFD_INFO_CREDS |
-			   PIDFD_INFO_CGROUPID |
-			   (info.mask & PIDFD_INFO_COREDUMP);
+	mask = PIDFD_INFO_PID | PIDFD_INFO_CREDS | PIDFD_INFO_CGROUPID |
+	       (info.mask & PIDFD_INFO_COREDUMP);
 	if (info.mask & PIDFD_INFO_SUPPORTED_MASK)
-		native.info_mask |= info.supported_mask |
-				    PIDFD_INFO_SUPPORTED_MASK;
+		mask |= info.supported_mask | PIDFD_INFO_SUPPORTED_MASK;
+	return NATIVE_INFO | (mask & NATIVE_INFO_MASK);
 }
 
-static void probe_exit(void)
+static uint64_t probe_native(void)
 {
-	if (native.info && !(native.info_mask & PIDFD_INFO_EXIT) &&
-	    probe_info_exit())
-		__atomic_or_fetch(&native.info_mask, PIDFD_INFO_EXIT,
-				  __ATOMIC_RELAXED);
-}
-
-static void probe_native(void)
-{
+	uint64_t word = NATIVE_PROBED;
 	int self, thread, ns;
 	siginfo_t info;
 
 	self = libpidfd_priv_sys_pidfd_open(getpid(), 0);
 	if (self < 0)
-		return;
-	native.open = true;
+		return word;
+	word |= NATIVE_OPEN;
 
 	thread = libpidfd_priv_sys_pidfd_open(gettid(), PIDFD_THREAD);
 	if (thread >= 0) {
-		native.thread = true;
+		word |= NATIVE_THREAD;
 		close(thread);
 	}
-	native.signal = libpidfd_priv_sys_send_signal(self, 0, NULL, 0) == 0;
-	native.signal_scope =
-		libpidfd_priv_sys_send_signal(self, 0, NULL,
-					      PIDFD_SIGNAL_THREAD_GROUP) == 0;
+	if (libpidfd_priv_sys_send_signal(self, 0, NULL, 0) == 0)
+		word |= NATIVE_SIGNAL;
+	if (libpidfd_priv_sys_send_signal(self, 0, NULL,
+					  PIDFD_SIGNAL_THREAD_GROUP) == 0)
+		word |= NATIVE_SIGNAL_SCOPE;
 	/* Not our child: ECHILD where P_PIDFD exists, EINVAL before. */
 	memset(&info, 0, sizeof(info));
-	native.waitid = waitid(LIBPIDFD_P_PIDFD, (id_t)self, &info,
-			       WEXITED | WNOHANG) == 0 || errno == ECHILD;
+	if (waitid(LIBPIDFD_P_PIDFD, (id_t)self, &info,
+		   WEXITED | WNOHANG) == 0 || errno == ECHILD)
+		word |= NATIVE_WAITID;
 	ns = ioctl(self, PIDFD_GET_UTS_NAMESPACE, 0);
 	if (ns >= 0) {
-		native.namespaces = true;
+		word |= NATIVE_NAMESPACES;
 		close(ns);
 	}
-	probe_info(self);
+	word |= probe_info(self);
 	close(self);
+	return word;
 }
 
-const struct libpidfd_native *libpidfd_priv_kernel(void)
+static struct libpidfd_native decode(uint64_t word)
 {
-	int saved = errno;
+	struct libpidfd_native n = {
+		.open = word & NATIVE_OPEN,
+		.thread = word & NATIVE_THREAD,
+		.signal = word & NATIVE_SIGNAL,
+		.signal_scope = word & NATIVE_SIGNAL_SCOPE,
+		.waitid = word & NATIVE_WAITID,
+		.namespaces = word & NATIVE_NAMESPACES,
+		.info = word & NATIVE_INFO,
+		.info_mask = word & NATIVE_INFO_MASK,
+	};
 
-	pthread_once(&native_once, probe_native);
+	return n;
+}
+
+struct libpidfd_native libpidfd_priv_kernel(void)
+{
+	uint64_t word = __atomic_load_n(&native_word, __ATOMIC_ACQUIRE);
+	uint64_t expected = 0;
+	int saved;
+
+	if (word & NATIVE_PROBED)
+		return decode(word);
+	saved = errno;
+	word = probe_native();
+	if (!__atomic_compare_exchange_n(&native_word, &expected, word, false,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		word = expected;	/* published first by another */
 	errno = saved;
-	return &native;
+	return decode(word);
 }
 
-const struct libpidfd_native *libpidfd_priv_native(void)
+static void probe_exit(void)
+{
+	struct libpidfd_native n = libpidfd_priv_kernel();
+
+	if (n.info && !(n.info_mask & PIDFD_INFO_EXIT) && probe_info_exit())
+		__atomic_or_fetch(&native_word, PIDFD_INFO_EXIT,
+				  __ATOMIC_RELEASE);
+}
+
+struct libpidfd_native libpidfd_priv_native(void)
 {
 	int saved = errno;
 
-	libpidfd_priv_kernel();
 	pthread_once(&exit_once, probe_exit);
 	errno = saved;
-	return &native;
+	return libpidfd_priv_kernel();
 }
 
 unsigned int libpidfd_kernel_features(void)
 {
-	const struct libpidfd_native *n = libpidfd_priv_native();
+	const struct libpidfd_native n = libpidfd_priv_native();
 
-	return (n->open ? LIBPIDFD_KERNEL_PIDFD_OPEN : 0) |
-	       (n->signal ? LIBPIDFD_KERNEL_SEND_SIGNAL : 0) |
-	       (n->waitid ? LIBPIDFD_KERNEL_WAITID : 0) |
-	       (n->thread ? LIBPIDFD_KERNEL_THREAD : 0) |
-	       (n->signal_scope ? LIBPIDFD_KERNEL_SIGNAL_SCOPE : 0) |
-	       (n->namespaces ? LIBPIDFD_KERNEL_NAMESPACES : 0) |
-	       (n->info ? LIBPIDFD_KERNEL_GET_INFO : 0) |
-	       (n->info_mask & PIDFD_INFO_EXIT ? LIBPIDFD_KERNEL_EXIT_INFO : 0);
+	return (n.open ? LIBPIDFD_KERNEL_PIDFD_OPEN : 0) |
+	       (n.signal ? LIBPIDFD_KERNEL_SEND_SIGNAL : 0) |
+	       (n.waitid ? LIBPIDFD_KERNEL_WAITID : 0) |
+	       (n.thread ? LIBPIDFD_KERNEL_THREAD : 0) |
+	       (n.signal_scope ? LIBPIDFD_KERNEL_SIGNAL_SCOPE : 0) |
+	       (n.namespaces ? LIBPIDFD_KERNEL_NAMESPACES : 0) |
+	       (n.info ? LIBPIDFD_KERNEL_GET_INFO : 0) |
+	       (n.info_mask & PIDFD_INFO_EXIT ? LIBPIDFD_KERNEL_EXIT_INFO : 0);
 }
 
 /*
@@ -267,7 +312,7 @@ int libpidfd_priv_kernel_pidfd(int fd)
 {
 	siginfo_t info;
 
-	if (!libpidfd_priv_kernel()->waitid)
+	if (!libpidfd_priv_kernel().waitid)
 		return -1;
 	memset(&info, 0, sizeof(info));
 	if (waitid(LIBPIDFD_P_PIDFD, (id_t)fd, &info,
@@ -305,7 +350,7 @@ static int backend_from_proc(int fd)
 	char path[64], target[sizeof(pidfd_link) + 1];
 	ssize_t len;
 
-	snprintf(path, sizeof(path), "/proc/thread-self/fd/%d", fd);
+	libpidfd_priv_path_fd(path, sizeof(path), "/proc/thread-self/fd/", fd);
 	len = readlink(path, target, sizeof(target));
 	if (len != sizeof(pidfd_link) - 1 ||
 	    memcmp(target, pidfd_link, (size_t)len) != 0) {

@@ -158,7 +158,7 @@ static int route(int pidfd, int have, bool native_can)
 
 	if (backend < 0)
 		return -1;
-	if (pidfd == PIDFD_SELF_THREAD && !libpidfd_priv_kernel()->thread)
+	if (pidfd == PIDFD_SELF_THREAD && !libpidfd_priv_kernel().thread)
 		native_can = false;
 	/* A module pidfd is served by the module that made it. */
 	if (have == LIBPIDFD_BACKEND_MODULE)
@@ -198,7 +198,7 @@ static int to_kind(int pidfd, int kind)
 
 int libpidfd_to_native(int pidfd)
 {
-	if (!libpidfd_priv_kernel()->open) {
+	if (!libpidfd_priv_kernel().open) {
 		errno = ENOSYS;
 		return -1;
 	}

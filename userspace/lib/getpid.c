@@ -49,7 +49,7 @@ pid_t libpidfd_getpid(int pidfd)
 	if (libpidfd_priv_fdinfo_pid(pidfd, &nr) < 0) {
 		/* No /proc, or not dumpable (5.10 reads fdinfo as ptrace). */
 		if ((errno == ENOENT || errno == EACCES) &&
-		    libpidfd_priv_kernel()->info)
+		    libpidfd_priv_kernel().info)
 			return pid_from_info(pidfd);
 		if (errno == ENOENT && fcntl(pidfd, F_GETFD) < 0)
 			errno = EBADF;	/* closed meanwhile */
@@ -116,7 +116,7 @@ int libpidfd_get_id(int pidfd, uint64_t *id)
 	if (kind == LIBPIDFD_BACKEND_MODULE)
 		return ino_of(pidfd, id);
 
-	if (libpidfd_priv_is_self(pidfd) && !libpidfd_priv_kernel()->open)
+	if (libpidfd_priv_is_self(pidfd) && !libpidfd_priv_kernel().open)
 		pidfs = 0;
 	else if (libpidfd_priv_hold(pidfd, LIBPIDFD_BACKEND_NATIVE, &held) < 0)
 		return -1;

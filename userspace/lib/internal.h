@@ -11,6 +11,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
@@ -38,6 +39,13 @@
 #endif
 
 /* ---- misc.c ---------------------------------------------------------- */
+
+/*
+ * @prefix followed by the decimal @nr in @buf (of @size bytes; "" if it
+ * does not fit), async-signal-safe where snprintf() is not. Returns @buf.
+ */
+LIBPIDFD_PRIVATE char *libpidfd_priv_path_fd(char *buf, size_t size,
+					     const char *prefix, int nr);
 
 /* CLOCK_MONOTONIC in milliseconds. */
 LIBPIDFD_PRIVATE int64_t libpidfd_priv_now_ms(void);
@@ -77,14 +85,15 @@ struct libpidfd_native {
 /*
  * What the library's calls go by: probed once per process on its own
  * pidfd, without a child; info_mask has PIDFD_INFO_EXIT only where the
- * kernel says it supports it (6.19).
+ * kernel says it supports it (6.19). No lock, no allocation: a signal
+ * handler may call it (backend.c).
  */
-LIBPIDFD_PRIVATE const struct libpidfd_native *libpidfd_priv_kernel(void);
+LIBPIDFD_PRIVATE struct libpidfd_native libpidfd_priv_kernel(void);
 /*
  * The same, whole: on 6.13 to 6.18 whether the kernel keeps the exit
  * status is asked of a child that exits at once (for pidfdctl doctor).
  */
-LIBPIDFD_PRIVATE const struct libpidfd_native *libpidfd_priv_native(void);
+LIBPIDFD_PRIVATE struct libpidfd_native libpidfd_priv_native(void);
 
 /*
  * Is @fd one of the kernel's pidfds (waitid(P_PIDFD, WNOHANG | WNOWAIT))?

@@ -25,6 +25,34 @@ const char *libpidfd_strerror(int errnum)
 	return strerror_r(errnum, buf, sizeof(buf));
 }
 
+/*
+ * snprintf(3) is not async-signal-safe (POSIX), and an interposed call may
+ * come from a signal handler: the paths in /proc are built by hand.
+ */
+char *libpidfd_priv_path_fd(char *buf, size_t size, const char *prefix,
+			    int nr)
+{
+	char digits[16];
+	size_t len = strlen(prefix), n = 0;
+	unsigned int v = nr < 0 ? 0U - (unsigned int)nr : (unsigned int)nr;
+
+	do {
+		digits[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	if (nr < 0)
+		digits[n++] = '-';
+	if (len + n + 1 > size) {
+		buf[0] = '\0';
+		return buf;
+	}
+	memcpy(buf, prefix, len);
+	while (n)
+		buf[len++] = digits[--n];
+	buf[len] = '\0';
+	return buf;
+}
+
 int64_t libpidfd_priv_now_ms(void)
 {
 	struct timespec ts;

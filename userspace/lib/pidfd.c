@@ -28,16 +28,16 @@
  */
 int libpidfd_priv_open_kind(unsigned int flags)
 {
-	const struct libpidfd_native *native = libpidfd_priv_kernel();
+	const struct libpidfd_native native = libpidfd_priv_kernel();
 	int backend = libpidfd_get_backend();
 
 	if (backend < 0 || backend != LIBPIDFD_BACKEND_AUTO)
 		return backend;
 	/* Flags no one knows: the kernel's EINVAL, as pidfd_open(2). */
-	if (!native->open || (flags & PIDFD_AUTOKILL) ||
-	    ((flags & PIDFD_THREAD) && !native->thread))
+	if (!native.open || (flags & PIDFD_AUTOKILL) ||
+	    ((flags & PIDFD_THREAD) && !native.thread))
 		return LIBPIDFD_BACKEND_MODULE;
-	if (!(native->info_mask & PIDFD_INFO_EXIT) &&
+	if (!(native.info_mask & PIDFD_INFO_EXIT) &&
 	    libpidfd_priv_module_known())
 		return LIBPIDFD_BACKEND_MODULE;
 	return LIBPIDFD_BACKEND_NATIVE;
@@ -170,14 +170,14 @@ static int module_send_signal(int pidfd, int sig, const siginfo_t *info,
 static int send_signal_slow(int pidfd, int sig, const siginfo_t *info,
 			    unsigned int flags)
 {
-	const struct libpidfd_native *native = libpidfd_priv_kernel();
+	const struct libpidfd_native native = libpidfd_priv_kernel();
 	struct libpidfd_held held;
 	int route, ret;
 
-	route = libpidfd_priv_take(pidfd, native->open &&
-				   (!flags || native->signal_scope), &held);
+	route = libpidfd_priv_take(pidfd, native.open &&
+				   (!flags || native.signal_scope), &held);
 	/* Not a pidfd: the kernel's call takes /proc/<pid> directories too. */
-	if (route < 0 && errno == EBADF && native->open)
+	if (route < 0 && errno == EBADF && native.open)
 		return libpidfd_priv_sys_send_signal(pidfd, sig, info, flags);
 	if (route < 0)
 		return -1;
@@ -215,7 +215,7 @@ send_signal_rest(int pidfd, int sig, const siginfo_t *info,
 		if (libpidfd_priv_is_self(pidfd))
 			return send_signal_slow(pidfd, sig, info, flags);
 		if (backend == LIBPIDFD_BACKEND_MODULE ||
-		    !libpidfd_priv_kernel()->signal_scope) {
+		    !libpidfd_priv_kernel().signal_scope) {
 			/* The module first: the kernel cannot serve these. */
 			ret = module_send_signal(pidfd, sig, info, flags);
 			if (ret == 0 || !refused_for_kind(pidfd))
@@ -341,9 +341,9 @@ enum kernel_has { HAS_INFO, HAS_NAMESPACES };
 
 static bool kernel_has(enum kernel_has what)
 {
-	const struct libpidfd_native *native = libpidfd_priv_kernel();
+	const struct libpidfd_native native = libpidfd_priv_kernel();
 
-	return what == HAS_INFO ? native->info : native->namespaces;
+	return what == HAS_INFO ? native.info : native.namespaces;
 }
 
 /* pidfd_ioctl() past the first try (@tried: refused, refused_for_kind()). */
@@ -461,7 +461,7 @@ int libpidfd_wait_exit(int pidfd, int timeout_ms)
 			return -1;
 		return poll_exit(pidfd, timeout_ms);
 	}
-	if (libpidfd_priv_take(pidfd, libpidfd_priv_kernel()->open,
+	if (libpidfd_priv_take(pidfd, libpidfd_priv_kernel().open,
 			       &held) < 0)
 		return -1;
 	ret = poll_exit(held.fd, timeout_ms);

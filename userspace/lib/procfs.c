@@ -19,7 +19,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -94,7 +93,7 @@ int libpidfd_priv_fdinfo_pid(int fd, pid_t *nr)
 	const char *line;
 	long pid;
 
-	snprintf(path, sizeof(path), "/proc/thread-self/fdinfo/%d", fd);
+	libpidfd_priv_path_fd(path, sizeof(path), "/proc/thread-self/fdinfo/", fd);
 	if (read_text(open(path, O_RDONLY | O_CLOEXEC), text, sizeof(text)) < 0)
 		return -1;
 	for (line = text; line; line = strchr(line, '\n')) {
@@ -166,7 +165,7 @@ static int pidfd_unreaped(int pidfd)
 	if (libpidfd_priv_sys_send_signal(pidfd, 0, NULL, 0) == 0)
 		return 1;
 	if ((errno == EPERM || errno == EACCES) &&
-	    libpidfd_priv_kernel()->signal)
+	    libpidfd_priv_kernel().signal)
 		return 1;
 	return errno == ESRCH ? 0 : -1;
 }
@@ -208,7 +207,7 @@ int libpidfd_priv_procdir_of(int pidfd, int procfd)
 			errno = ESRCH;
 			return -1;
 		}
-		snprintf(name, sizeof(name), "%d", nr);
+		libpidfd_priv_path_fd(name, sizeof(name), "", nr);
 		dir = open_beneath(procfd, name, O_RDONLY | O_DIRECTORY);
 		if (dir < 0 && errno == EXDEV)
 			return -1;	/* a mount covers it, as the module says */

@@ -60,7 +60,7 @@ static int enter_window(unsigned int flags, sigset_t *old)
 	if (kind == LIBPIDFD_BACKEND_MODULE &&
 	    !libpidfd_priv_module_known())
 		return -1;
-	if (kind == LIBPIDFD_BACKEND_NATIVE && !libpidfd_priv_kernel()->open) {
+	if (kind == LIBPIDFD_BACKEND_NATIVE && !libpidfd_priv_kernel().open) {
 		errno = ENOSYS;
 		return -1;
 	}

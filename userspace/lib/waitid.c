@@ -59,7 +59,7 @@ static int waitid_by_number(int pidfd, siginfo_t *info, int options)
 static int __attribute__((noinline))
 waitid_rest(int pidfd, siginfo_t *info, int options, bool tried)
 {
-	const struct libpidfd_native *native = libpidfd_priv_kernel();
+	const struct libpidfd_native native = libpidfd_priv_kernel();
 	int backend = libpidfd_get_backend();
 	struct libpidfd_held held;
 	int ret;
@@ -68,7 +68,7 @@ waitid_rest(int pidfd, siginfo_t *info, int options, bool tried)
 		return -1;
 	if (tried && errno == EINVAL) {
 		/* The kernel's answer, unless it has no P_PIDFD. */
-		if (native->waitid)
+		if (native.waitid)
 			return -1;
 		return waitid_by_number(pidfd, info, options);
 	}
@@ -87,7 +87,7 @@ waitid_rest(int pidfd, siginfo_t *info, int options, bool tried)
 			errno = EINVAL;
 			return -1;
 		}
-		if (backend == LIBPIDFD_BACKEND_MODULE || !native->waitid)
+		if (backend == LIBPIDFD_BACKEND_MODULE || !native.waitid)
 			return waitid_by_number(pidfd, info, options);
 		/* The kernel's call on the fd as it is. */
 		ret = waitid(LIBPIDFD_P_PIDFD, (id_t)pidfd, info, options);

@@ -58,6 +58,7 @@ void pidfdctl_print_help(FILE *out)
 "              [--foreground] [--] CMD [ARG...]\n"
 " pidfdctl run [OPTION...] T CMD [ARG...]    (timeout(1)'s form)\n"
 " pidfdctl doctor [--json]\n"
+" pidfdctl exec [--] CMD [ARG...]\n"
 "\n"
 "Work with processes through pidfds, free of PID-reuse races: the\n"
 "kernel's own where it has what a command needs, the pidfd kernel\n"
@@ -77,6 +78,9 @@ void pidfdctl_print_help(FILE *out)
 "          status\n"
 " doctor   say what this machine has: the kernel's pidfd features, the\n"
 "          module, which pidfds libpidfd makes, the module's signal policy\n"
+" exec     execute CMD with libpidfd-preload.so in LD_PRELOAD: a\n"
+"          dynamically linked program gets the newest kernel's pidfd calls\n"
+"          (the kernel's where it has them, the module's for the rest)\n"
 "\n"
 "Options:\n"
 " -t, --timeout T       wait/run: give up (wait) or signal CMD (run) after T\n"
@@ -121,6 +125,7 @@ void pidfdctl_print_help(FILE *out)
 " 2    the pidfd kernel module is needed and not loaded\n"
 " 3    wait: the timeout expired before all PIDs exited\n"
 " 64   kill: some PIDs failed and others did not (util-linux's code)\n"
+" exec: CMD's; 125 if pidfdctl failed, 126 or 127 as run.\n"
 " run: CMD's exit status; killed by signal N, pidfdctl dies of N; 124 if it\n"
 " timed out (unless --preserve-status), 137 if the timeout's KILL killed\n"
 " it; 125 if pidfdctl failed; 126 if CMD cannot be executed; 127 if CMD\n"
@@ -331,6 +336,7 @@ static const struct {
 	{ "status", PIDFDCTL_STATUS },
 	{ "run", PIDFDCTL_RUN },
 	{ "doctor", PIDFDCTL_DOCTOR },
+	{ "exec", PIDFDCTL_EXEC },
 };
 
 enum {
@@ -536,11 +542,14 @@ static int parse_options(int argc, char **argv, const char *cmdname,
 	int opt;
 
 	/*
-	 * "run" stops at the first non-option, so CMD's own options stay
-	 * CMD's; the other commands accept options after the PIDs too.
+	 * "run" and "exec" stop at the first non-option, so CMD's own
+	 * options stay CMD's; the other commands accept options after the
+	 * PIDs too.
 	 */
 	const char *shortopts = args->command == PIDFDCTL_RUN ?
-				"+:hVvt:s:k:" : ":hVvt:eqc:xs:lLj";
+				"+:hVvt:s:k:" :
+				args->command == PIDFDCTL_EXEC ? "+:hVv" :
+				":hVvt:eqc:xs:lLj";
 
 	optind = 0;	/* full re-initialisation, for repeated calls */
 	opterr = 0;
@@ -862,6 +871,13 @@ int pidfdctl_parse(int argc, char **argv, struct pidfdctl_args *args,
 		}
 		args->cmd = argv;
 		return 0;
+	case PIDFDCTL_EXEC:
+		if (argc < 1) {
+			usage_error(err, "exec: no command specified");
+			return -1;
+		}
+		args->cmd = argv;
+		return 0;
 	case PIDFDCTL_DOCTOR:
 		if (argc > 0) {
 			usage_error(err, "doctor: unexpected argument '%s'",
@@ -876,9 +892,10 @@ int pidfdctl_parse(int argc, char **argv, struct pidfdctl_args *args,
 
 int pidfdctl_usage_exit_code(const struct pidfdctl_args *args)
 {
-	/* timeout(1) reports its own usage errors as 125. */
-	return args->command == PIDFDCTL_RUN ? RUN_EXIT_FAILURE :
-					       PIDFDCTL_EXIT_FAILURE;
+	/* timeout(1) and env(1) report their own usage errors as 125. */
+	return args->command == PIDFDCTL_RUN ||
+	       args->command == PIDFDCTL_EXEC ? RUN_EXIT_FAILURE :
+						PIDFDCTL_EXIT_FAILURE;
 }
 
 void pidfdctl_args_free(struct pidfdctl_args *args)

@@ -19,7 +19,7 @@
 #define PIDFDCTL_EXIT_TIMEOUT	3	/* wait: the timeout expired */
 #define PIDFDCTL_EXIT_SOMEOK	64	/* kill: some PIDs failed, not all */
 
-/* Exit codes of "run", as timeout(1) and the shell have them. */
+/* Exit codes of "run" (and "exec"), as timeout(1) and the shell have them. */
 #define RUN_EXIT_TIMEDOUT	124	/* CMD timed out */
 #define RUN_EXIT_FAILURE	125	/* pidfdctl itself failed */
 #define RUN_EXIT_CANNOT_EXEC	126	/* CMD found but not executable */
@@ -39,6 +39,7 @@ enum pidfdctl_command {
 	PIDFDCTL_STATUS,
 	PIDFDCTL_RUN,
 	PIDFDCTL_DOCTOR,
+	PIDFDCTL_EXEC,
 };
 
 struct pidfdctl_args {
@@ -90,7 +91,7 @@ struct pidfdctl_args {
 	int64_t kill_after_ms;
 	bool preserve_status;
 	bool foreground;	/* signal CMD only, not its process group */
-	char **cmd;	/* points into argv, NULL-terminated */
+	char **cmd;	/* run, exec: points into argv, NULL-terminated */
 };
 
 /*

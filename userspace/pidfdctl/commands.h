@@ -13,6 +13,8 @@ int pidfdctl_info(const struct pidfdctl_args *args);
 int pidfdctl_status(const struct pidfdctl_args *args);
 int pidfdctl_run(const struct pidfdctl_args *args);
 int pidfdctl_doctor(const struct pidfdctl_args *args);
+/* Returns only on failure. */
+int pidfdctl_exec(const struct pidfdctl_args *args);
 
 /* Errors on stderr, prefixed with the program name. */
 void pidfdctl_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

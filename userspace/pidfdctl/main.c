@@ -51,6 +51,7 @@ static int (*const commands[])(const struct pidfdctl_args *) = {
 	[PIDFDCTL_STATUS] = pidfdctl_status,
 	[PIDFDCTL_RUN] = pidfdctl_run,
 	[PIDFDCTL_DOCTOR] = pidfdctl_doctor,
+	[PIDFDCTL_EXEC] = pidfdctl_exec,
 };
 
 /* glibc takes a size only with a buffer. */
@@ -83,8 +84,7 @@ int main(int argc, char **argv)
 		   libpidfd_get_backend() < 0) {
 		pidfdctl_warn("LIBPIDFD_BACKEND='%s': unknown backend (auto, "
 			      "native or module)", getenv("LIBPIDFD_BACKEND"));
-		code = args.command == PIDFDCTL_RUN ? RUN_EXIT_FAILURE :
-						   PIDFDCTL_EXIT_FAILURE;
+		code = pidfdctl_usage_exit_code(&args);
 		pidfdctl_args_free(&args);
 		return code;
 	}
