@@ -419,13 +419,11 @@ START_TEST(looks_as_before)
 	int fd = pt_open_ok(getpid(), 0), fd2 = pt_open_ok(getpid(), 0);
 	struct stat st, st2;
 	struct statfs sfs;
-	char path[64], buf[256];
+	char buf[256];
 	ssize_t n;
 
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	n = readlink(path, buf, sizeof(buf) - 1);
-	ck_assert_msg(n > 0, "readlink %s: %m", path);
-	buf[n] = '\0';
+	n = pt_fd_link(fd, buf, sizeof(buf));
+	ck_assert_msg(n > 0, "readlink of fd %d: %m", fd);
 	ck_assert_str_eq(buf, "anon_inode:[pidfd]");
 	ck_assert_ok(fstatfs(fd, &sfs));
 	ck_assert_msg(sfs.f_type == ANON_INODE_FS_MAGIC, "f_type %#lx",

@@ -360,17 +360,11 @@ START_TEST(control_fd_after_fork_and_close)
 		fd = libpidfd_open(getpid(), 0);
 		if (fd < 0 || libpidfd_getpid(fd) != getpid())
 			_exit(3);
-		{
-			char path[64];
-
-			snprintf(path, sizeof(path), "/proc/self/fd/%d", ctl);
-			len = readlink(path, target, sizeof(target) - 1);
-			if (len < 0)
-				_exit(4);
-			target[len] = '\0';
-			if (strcmp(target, "/dev/null") != 0)
-				_exit(5);
-		}
+		len = pt_fd_link(ctl, target, sizeof(target));
+		if (len < 0)
+			_exit(4);
+		if (strcmp(target, "/dev/null") != 0)
+			_exit(5);
 		_exit(count_control_fds(NULL) == 1 ? 0 : 6);
 	}
 	ck_assert_int_ge(child, 0);

@@ -318,13 +318,11 @@ END_TEST
 START_TEST(open_anon_inode_name)
 {
 	int fd = pt_open_ok(getpid(), 0);
-	char path[64], buf[256];
+	char buf[256];
 	ssize_t n;
 
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	n = readlink(path, buf, sizeof(buf) - 1);
-	ck_assert_msg(n > 0, "readlink %s: %m", path);
-	buf[n] = '\0';
+	n = pt_fd_link(fd, buf, sizeof(buf));
+	ck_assert_msg(n > 0, "readlink of fd %d: %m", fd);
 	ck_assert_str_eq(buf, "anon_inode:[pidfd]");
 	close(fd);
 }

@@ -115,6 +115,18 @@ int pt_set_ns_last_pid(pid_t last)
 	return ret;
 }
 
+ssize_t pt_fd_link(int fd, char *buf, size_t len)
+{
+	char path[64];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	n = readlink(path, buf, len - 1);
+	if (n >= 0)
+		buf[n] = '\0';
+	return n;
+}
+
 int pt_read_long(const char *path, long *val)
 {
 	char buf[64];

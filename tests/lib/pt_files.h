@@ -18,6 +18,8 @@
 
 /* A small file's text, trailing newlines cut, NUL-terminated. 0 or -1. */
 int pt_read_text(const char *path, char *buf, size_t len);
+/* What /proc/self/fd/@fd links to, into @buf; its length, or -1 (errno). */
+ssize_t pt_fd_link(int fd, char *buf, size_t len);
 /* Reads a decimal number from a file. 0 or -1. */
 int pt_read_long(const char *path, long *val);
 /*
