@@ -753,7 +753,7 @@ START_TEST(exec_race_thread_ns_exact)
 {
 	char dir[64];
 	int procfd, round, res, planted = 0, done = 0, elsewhere = 0;
-	int64_t end = pt_now_ms() + 25000;
+	int64_t end = pt_now_ms() + 10000;
 	cpu_set_t one;
 
 	ck_assert_int_eq(pt_private_mounts(), 0);
@@ -765,7 +765,7 @@ START_TEST(exec_race_thread_ns_exact)
 	CPU_SET(0, &one);
 	ck_assert_int_eq(sched_setaffinity(0, sizeof(one), &one), 0);
 
-	for (round = 0; round < 40 && pt_now_ms() < end; round++) {
+	for (round = 0; round < 12 && pt_now_ms() < end; round++) {
 		res = exec_race_round(procfd);
 		if (res < 0) {
 			elsewhere++;
@@ -913,7 +913,7 @@ out:
 static int hostile_exec_init(void)
 {
 	int procfd, round, res, planted = 0, done = 0;
-	int64_t end = pt_now_ms() + 20000;
+	int64_t end = pt_now_ms() + 10000;
 	cpu_set_t one;
 
 	PT_CHECK(mount("proc", "/proc", "proc", 0, NULL) == 0,
@@ -923,7 +923,7 @@ static int hostile_exec_init(void)
 	CPU_ZERO(&one);
 	CPU_SET(0, &one);
 	PT_CHECK(sched_setaffinity(0, sizeof(one), &one) == 0, "affinity: %m");
-	for (round = 0; round < 40 && pt_now_ms() < end; round++) {
+	for (round = 0; round < 12 && pt_now_ms() < end; round++) {
 		res = hostile_exec_round(procfd);
 		if (res == 2)
 			return 1;
@@ -980,7 +980,7 @@ static void *unshare_then_exit(void *arg)
 static int pfc_exit_race(void *arg __attribute__((unused)))
 {
 	unsigned long rounds = 0, ok = 0, esrch = 0, other = 0;
-	int64_t end = pt_now_ms() + 20000;
+	int64_t end = pt_now_ms() + 10000;
 	char first[128] = "";
 	cpu_set_t one;
 
@@ -993,7 +993,7 @@ static int pfc_exit_race(void *arg __attribute__((unused)))
 	CPU_ZERO(&one);
 	CPU_SET(0, &one);
 	PT_CHECK(sched_setaffinity(0, sizeof(one), &one) == 0, "affinity: %m");
-	while (pt_now_ms() < end && rounds < 4000) {
+	while (pt_now_ms() < end && rounds < 1000) {
 		struct exiting_thread t = { .go = 0 };
 		pthread_t thread;
 		pid_t tid;
