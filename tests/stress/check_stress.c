@@ -40,7 +40,8 @@
  *
  * The seed (PIDFD_STRESS_SEED, printed) fixes every random choice of the
  * run; the interleaving is the scheduler's, so a seed reproduces the plan
- * of a failing run, not its timing. make check-debug runs 120 s.
+ * of a failing run, not its timing. make check-debug sets its own length
+ * (PIDFD_DEBUG_STRESS_SECONDS in the Makefile).
  */
 #include "pidfd_test.h"
 
