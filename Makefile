@@ -116,7 +116,7 @@ GUEST_TESTS := $(filter-out $(GUEST)/check_interpose,$(GUEST_TESTS)) $(INTERPOSE
 DEBUG_TESTS := $(patsubst tests/debug/%.c,$(BUILD)/debug/%,$(wildcard tests/debug/check_*.c))
 HARNESS_PROGS := $(patsubst tests/harness/%.c,$(BUILD)/harness/%,$(wildcard tests/harness/check_*.c))
 
-.PHONY: bench check-bench all module userspace programs check check-releases check-unit check-util-linux check-headers check-vm check-matrix check-debug check-dkms check-packages check-dist dist check-harness demo clean guest lint
+.PHONY: bench check-bench all module userspace programs unit-programs check check-releases check-unit check-util-linux check-headers check-vm check-matrix check-debug check-dkms check-packages check-dist dist check-harness demo clean guest lint
 # A machine without the kernel's headers still gets libpidfd and pidfdctl
 # from `make` and `make install` (kernels with native pidfds need no
 # module); `make module` and `make install-module` say what is missing.
@@ -257,7 +257,7 @@ guest: $(GUEST_TESTS) $(GUEST_PROGS) $(GUEST)/signal-profiles.bin
 
 # Every program the checks run, for one parallel build before them (CI:
 # make -j$$(nproc) programs; the checks themselves run one VM at a time).
-programs: userspace guest $(UNIT_TESTS) $(DEBUG_TESTS) $(HARNESS_PROGS)
+programs: userspace guest unit-programs $(DEBUG_TESTS) $(HARNESS_PROGS)
 
 $(BUILD)/debug/check_%: tests/debug/check_%.c $(GUEST_HELPERS) $(wildcard tests/guest/lib/*.h tests/lib/*.h)
 	@mkdir -p $(dir $@)
@@ -283,8 +283,9 @@ endif
 # C23 from gcc 14) run there. Bullseye's also builds the programs
 # that test 5.10 with the userspace a 5.10 user has (vm/check takes them
 # from $(BUILD)/release-bullseye/guest for that kernel, while its
-# source-stamp is this tree's).
+# source-stamp is this tree's). The programs are built first, in parallel.
 RELEASES ?= bullseye bookworm trixie sid
+JOBS ?= $(shell nproc)
 RELEASE_GUEST_PROGS := pidfdctl check_libpidfd check_native_libpidfd check_pidfdctl \
 	check_native_pidfdctl check_backends check_seed_example \
 	check_differential_open check_differential_signal check_differential_exit \
@@ -294,14 +295,19 @@ check-releases:
 		progs=; [ $$r != bullseye ] || progs=release-guest; \
 		echo "== the userspace on $$r"; \
 		rm -f $(BUILD)/release-$$r/source-stamp; \
+		vm/chroot userspace $$r $(CURDIR) $(abspath $(BUILD))/release-$$r \
+			-j$(JOBS) unit-programs $$progs; \
 		vm/chroot userspace $$r $(CURDIR) $(abspath $(BUILD))/release-$$r check-unit \
-			check-headers $$progs; \
+			check-headers; \
 		vm/source-stamp >$(BUILD)/release-$$r/source-stamp; \
 	done
 .PHONY: release-guest
 release-guest: $(addprefix $(GUEST)/,$(RELEASE_GUEST_PROGS))
 
-check-unit: $(UNIT_TESTS) $(BUILD)/libpidfd.so $(BUILD)/$(PRELOAD_NAME)
+# What check-unit runs, for a parallel build first (check-releases).
+unit-programs: $(UNIT_TESTS) $(BUILD)/libpidfd.so $(BUILD)/$(PRELOAD_NAME)
+
+check-unit: unit-programs
 	@set -e; for t in $(UNIT_TESTS) tests/unit/mirror-test.sh; do echo "== $$t"; $$t; done
 	tests/unit/man-examples.sh $(BUILD)
 	tests/unit/completion-test.sh $(BUILD)
@@ -352,17 +358,20 @@ check-matrix: guest
 # times as much (a process 10 times: 20 000 took 578 s beside other VMs),
 # and the generic kernels run them in full (CI's budget, docs/testing.md).
 # check_backends runs the module's backend alone: the native one runs no
-# module code, and auto is the module's where 6.1 lacks a call.
+# module code, and auto is the module's where 6.1 lacks a call; nor do the
+# native suites, which the generic 6.1 runs.
 PIDFD_DEBUG_STRESS_SECONDS ?= 30
 PIDFD_DEBUG_FUZZ_ITERATIONS ?= 100000
 PIDFD_DEBUG_IDENTITY_PROCESSES ?= 2000
 PIDFD_DEBUG_BACKENDS ?= module
+PIDFD_DEBUG_EXCLUDE_SUITES ?= check_native_libpidfd check_native_pidfdctl check_native_interpose
 PIDFD_DEBUG_VM_CPU ?= max,cx16=off,la57=off
 check-debug: guest $(DEBUG_TESTS)
 	PIDFD_STRESS_SECONDS=$(PIDFD_DEBUG_STRESS_SECONDS) \
 		PIDFD_FUZZ_ITERATIONS=$(PIDFD_DEBUG_FUZZ_ITERATIONS) \
 		PIDFD_IDENTITY_PROCESSES=$(PIDFD_DEBUG_IDENTITY_PROCESSES) \
 		PIDFD_BACKENDS="$(PIDFD_DEBUG_BACKENDS)" \
+		PIDFD_VM_EXCLUDE_SUITES="$(PIDFD_DEBUG_EXCLUDE_SUITES)" \
 		PIDFD_VM_CPU=$${PIDFD_VM_CPU:-$(PIDFD_DEBUG_VM_CPU)} \
 		PIDFD_VM_MEMORY=2048 PIDFD_VM_BOOT_TIMEOUT=180 \
 		PIDFD_VM_EXTRA_SUITES="$(DEBUG_TESTS)" vm/check 6.1-debug
