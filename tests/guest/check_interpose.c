@@ -604,34 +604,22 @@ START_TEST(exit_status_of_a_non_child)
 END_TEST
 
 /*
- * A child made by clone3(CLONE_PIDFD) through syscall(), as upstream's
- * selftests make theirs: its pidfd reports its exit after we reaped it,
- * as a pidfd_open() one does.
+ * A child born with the kernel's pidfd @fd: close-on-exec, of the module's
+ * kind where pidfd_open() would make one, and reporting its exit (status
+ * 5) after our reap where the kernel or the module keeps it.
  */
-START_TEST(clone3_pidfd)
+static void child_pidfd_reports_exit(int fd, pid_t pid)
 {
-	struct {
-		__u64 flags, pidfd, child_tid, parent_tid, exit_signal;
-		__u64 stack, stack_size, tls;
-	} args;
 	bool want = (kernel & K_EXIT) || opens_module_pidfds();
 	struct pidfd_dev_info info;
-	int fd = -1, status;
 	struct res r;
-	long pid;
+	int status;
 
-	memset(&args, 0, sizeof(args));
-	args.flags = CLONE_PIDFD;
-	args.pidfd = (__u64)(uintptr_t)&fd;
-	args.exit_signal = SIGCHLD;
-	pid = syscall(SYS_clone3_, &args, sizeof(args));
-	if (pid == 0)
-		_exit(5);
 	ck_assert_int_gt(pid, 0);
 	ck_assert(fcntl(fd, F_GETFD) & FD_CLOEXEC);
 	ck_assert_int_eq(is_module_pidfd(fd), opens_module_pidfds());
 	ck_assert_int_eq(pt_pidfd_pid(fd), pid);
-	ck_assert_int_eq(pt_waitpid((pid_t)pid, &status, 0), pid);
+	ck_assert_int_eq(pt_waitpid(pid, &status, 0), pid);
 	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 5);
 	r = get_info(fd, &info, PIDFD_INFO_EXIT);
 	if (want) {
@@ -644,6 +632,77 @@ START_TEST(clone3_pidfd)
 		     CALL(raw_ioctl(fd, PIDFD_DEV_GET_INFO, &info)));
 	}
 	close(fd);
+}
+
+/*
+ * A child made by clone3(CLONE_PIDFD) through syscall(), as upstream's
+ * selftests make theirs: its pidfd reports its exit after we reaped it,
+ * as a pidfd_open() one does.
+ */
+START_TEST(clone3_pidfd)
+{
+	struct {
+		__u64 flags, pidfd, child_tid, parent_tid, exit_signal;
+		__u64 stack, stack_size, tls;
+	} args;
+	int fd = -1;
+	long pid;
+
+	memset(&args, 0, sizeof(args));
+	args.flags = CLONE_PIDFD;
+	args.pidfd = (__u64)(uintptr_t)&fd;
+	args.exit_signal = SIGCHLD;
+	pid = syscall(SYS_clone3_, &args, sizeof(args));
+	if (pid == 0)
+		_exit(5);
+	child_pidfd_reports_exit(fd, (pid_t)pid);
+}
+END_TEST
+
+static int exit_5(void *arg __attribute__((unused)))
+{
+	_exit(5);
+}
+
+/* glibc's clone() with CLONE_PIDFD: the pidfd in its parent_tid. */
+START_TEST(clone_pidfd)
+{
+	static char stack[64 * 1024] __attribute__((aligned(16)));
+	int fd = -1;
+	pid_t pid;
+
+	pid = clone(exit_5, stack + sizeof(stack), CLONE_PIDFD | SIGCHLD, NULL,
+		    &fd);
+	child_pidfd_reports_exit(fd, pid);
+}
+END_TEST
+
+/*
+ * glibc's pidfd_spawn() (2.39): the interposer's, which says ENOSYS where
+ * the C library has none; where it has one, the child's pidfd as above.
+ */
+START_TEST(pidfd_spawn_child)
+{
+	typedef int spawn_fn(int *, const char *, const void *, const void *,
+			     char *const[], char *const[]);
+	spawn_fn *ours = (spawn_fn *)dlsym(RTLD_DEFAULT, "pidfd_spawn");
+	void *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+	char *argv[] = { "sh", "-c", "exit 5", NULL };
+	int fd = -1;
+
+	ck_assert_ptr_nonnull(libc);
+	ck_assert_ptr_nonnull(ours);
+	ck_assert_ptr_ne(ours, dlsym(libc, "pidfd_spawn"));
+	if (!dlsym(libc, "pidfd_spawn")) {
+		ck_assert_int_eq(ours(&fd, "/bin/sh", NULL, NULL, argv, environ),
+				 ENOSYS);
+		printf("SKIP pidfd_spawn_child: this C library has no pidfd_spawn (glibc 2.39): ENOSYS asserted\n");
+	} else {
+		ck_assert_int_eq(ours(&fd, "/bin/sh", NULL, NULL, argv, environ),
+				 0);
+		child_pidfd_reports_exit(fd, pt_pidfd_pid(fd));
+	}
+	dlclose(libc);
 }
 END_TEST
 
@@ -1284,7 +1343,8 @@ int main(int argc, char **argv)
 		     interposer_active, open_process, fstat_identity,
 		     open_thread_and_signal_it, signal_scopes, signal_child,
 		     waitid_and_poll, get_info_ioctl, exit_status_of_a_non_child,
-		     clone3_pidfd, namespaces, peer_socketpair,
+		     clone3_pidfd, clone_pidfd, pidfd_spawn_child, namespaces,
+		     peer_socketpair,
 		     peer_connect_accept, kernel_only_calls, setns_through_pidfd,
 		     errors_as_the_kernel, passthrough, fork_exec,
 		     signal_handler, threads_first_use, python_unmodified);

@@ -36,6 +36,9 @@ static const char *const next_name[NEXT_COUNT] = {
 	[NEXT_SETNS] = "setns",
 	[NEXT_PROCESS_MADVISE] = "process_madvise",
 	[NEXT_PROCESS_MRELEASE] = "process_mrelease",
+	[NEXT_CLONE] = "clone",
+	[NEXT_PIDFD_SPAWN] = "pidfd_spawn",
+	[NEXT_PIDFD_SPAWNP] = "pidfd_spawnp",
 };
 
 void *preload_next_resolve(int i)

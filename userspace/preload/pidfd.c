@@ -98,8 +98,13 @@ long preload_after_clone3(long ret, const void *args, unsigned long size)
 	    (ca->flags & CLONE_THREAD))
 		return ret;
 	pidfd = (int *)(uintptr_t)ca->pidfd;
-	keep_exit(*pidfd, (pid_t)ret, 0);
+	preload_after_child(*pidfd, (pid_t)ret);
 	return ret;
+}
+
+void preload_after_child(int fd, pid_t pid)
+{
+	keep_exit(fd, pid, 0);
 }
 
 int preload_after_open(int ret, pid_t pid, unsigned int flags)

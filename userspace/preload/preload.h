@@ -48,6 +48,7 @@ enum {
 	NEXT_IOCTL, NEXT_SYSCALL, NEXT_WAITID, NEXT_GETSOCKOPT,
 	NEXT_PIDFD_OPEN, NEXT_PIDFD_SEND_SIGNAL, NEXT_PIDFD_GETFD, NEXT_SETNS,
 	NEXT_PROCESS_MADVISE, NEXT_PROCESS_MRELEASE,
+	NEXT_CLONE, NEXT_PIDFD_SPAWN, NEXT_PIDFD_SPAWNP,
 	NEXT_COUNT
 };
 
@@ -125,10 +126,12 @@ PRELOAD_PRIVATE bool preload_policy_refuses(void);
 PRELOAD_PRIVATE int preload_after_open(int ret, pid_t pid,
 				       unsigned int flags);
 /*
- * clone3() made a child (@ret, in the parent) with CLONE_PIDFD: its pidfd,
- * written to @args, is the kernel's; a module one takes its place where
- * pidfd_open() would make one.
+ * The kernel made the child @pid with the pidfd @fd (clone(), clone3()
+ * or pidfd_spawn() with CLONE_PIDFD, in the parent): a module pidfd takes
+ * its place where pidfd_open() would make one.
  */
+PRELOAD_PRIVATE void preload_after_child(int fd, pid_t pid);
+/* clone3() made a child (@ret) with CLONE_PIDFD: its pidfd is in @args. */
 PRELOAD_PRIVATE long preload_after_clone3(long ret, const void *args,
 					  unsigned long size);
 PRELOAD_PRIVATE int preload_after_send_signal(int ret, int pidfd, int sig,
