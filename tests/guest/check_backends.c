@@ -16,7 +16,6 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +28,7 @@
 
 #include "diff_backend.h"
 #include "pidfd_test.h"
+#include "../../lib/pt_text.h"
 
 extern char **environ;
 
@@ -768,17 +768,6 @@ static Suite *backend_suite(const char *name)
 	return s;
 }
 
-/* Is @word one of the space-separated words of @list? */
-static bool word_in(const char *word, const char *list)
-{
-	size_t n = strlen(word);
-
-	for (const char *p = list; (p = strstr(p, word)); p += n)
-		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
-			return true;
-	return false;
-}
-
 int main(void)
 {
 	static const struct {
@@ -795,7 +784,7 @@ int main(void)
 
 	F = db_features();
 	for (i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
-		if (only && !word_in(runs[i].word, only)) {
+		if (only && !pt_listed(only, runs[i].word, ' ')) {
 			printf("SKIP backend_%s: not in PIDFD_BACKENDS='%s'\n",
 			       runs[i].word, only);
 			continue;

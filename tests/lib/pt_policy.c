@@ -10,6 +10,7 @@
 
 #include "pt_files.h"
 #include "pt_policy.h"
+#include "pt_text.h"
 #include "pt_kernel.h"
 
 /*
@@ -26,12 +27,7 @@
 /* @name is one entry of the comma-separated @list. */
 static bool listed(const char *list, const char *name)
 {
-	size_t n = strlen(name);
-
-	for (const char *p = list; (p = strstr(p, name)); p += n)
-		if ((p == list || p[-1] == ',') && (p[n] == ',' || !p[n]))
-			return true;
-	return false;
+	return pt_listed(list, name, ',');
 }
 
 /* The calling thread runs under AppArmor's unconfined label. */
