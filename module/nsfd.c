@@ -57,22 +57,25 @@ static struct vfsmount *proc_mnt;
 static const struct cred *proof_cred;
 
 /*
- * do_exit() drops a task's namespaces before it becomes a zombie. procfs
- * would still show a zombie's user and pid namespaces (they come from its
- * credentials and its struct pid); upstream answers ESRCH for every type.
+ * @pid's task, referenced, if it has namespaces; else NULL. do_exit()
+ * drops a task's namespaces before it becomes a zombie. procfs would still
+ * show a zombie's user and pid namespaces (they come from its credentials
+ * and its struct pid); upstream answers ESRCH for every type.
  */
-static bool task_has_namespaces(struct pid *pid)
+static struct task_struct *task_with_namespaces(struct pid *pid)
 {
 	struct task_struct *task = get_pid_task(pid, PIDTYPE_PID);
 	bool has;
 
 	if (!task)
-		return false;
+		return NULL;
 	task_lock(task);
 	has = task->nsproxy;
 	task_unlock(task);
+	if (has)
+		return task;
 	put_task_struct(task);
-	return has;
+	return NULL;
 }
 
 /* open_related_ns()'s getter: one more reference to a pid namespace. */
@@ -87,35 +90,122 @@ static struct ns_common *pid_ns_get_ref(struct ns_common *ns)
  * namespace has no init yet (unshare(CLONE_NEWPID) before the first
  * fork): it answers ENOENT, after its ptrace check. Upstream's ioctl gives
  * the namespace. The caller's right to it is that same check, which
- * procfs runs for ns/pid of the same directory @dir: if that link opens
- * for the caller, the namespace is taken from @pid's task and opened as
- * nsfs opens it (open_related_ns(): O_RDONLY, close-on-exec, the LSMs'
+ * procfs ran for ns/pid of the same directory (the caller opened it); the
+ * namespace is taken from @task, the directory's, and opened as nsfs
+ * opens it (open_related_ns(): O_RDONLY, close-on-exec, the LSMs'
  * file_open). Return: the new fd, or a negative errno.
  */
-static int open_pid_ns_for_children(const struct path *dir, struct pid *pid)
+static int open_pid_ns_for_children(struct task_struct *task)
 {
 	struct pid_namespace *ns = NULL;
-	struct task_struct *task;
-	struct file *check;
 	int fd;
 
-	check = pfd_file_open_root(dir, "ns/pid", O_RDONLY);
-	if (IS_ERR(check))
-		return PTR_ERR(check);
-	fput(check);
-
-	task = get_pid_task(pid, PIDTYPE_PID);
-	if (!task)
-		return -ESRCH;
 	task_lock(task);
 	if (task->nsproxy)
 		ns = get_pid_ns(task->nsproxy->pid_ns_for_children);
 	task_unlock(task);
-	put_task_struct(task);
 	if (!ns)
 		return -ESRCH;	/* exited: its namespaces are gone */
 	fd = open_related_ns(&ns->ns, pid_ns_get_ref);
 	put_pid_ns(ns);
+	return fd;
+}
+
+/*
+ * Does the task of the directory @dir in our instance have namespaces?
+ * Its ns/mnt opens, with the kernel's credentials (proof_cred).
+ */
+static bool dir_task_has_namespaces(const struct path *dir)
+{
+	const struct cred *caller_cred = override_creds(proof_cred);
+	struct file *probe = pfd_file_open_root(dir, "ns/mnt", O_RDONLY);
+
+	revert_creds(caller_cred);
+	if (IS_ERR(probe))
+		return false;
+	fput(probe);
+	return true;
+}
+
+/* How often a call that a non-leader's execve() spoiled is made again. */
+#define NS_ATTEMPTS	3
+
+/*
+ * One try of pfd_get_namespace(). A non-leader's execve() hands the
+ * process's pid from the exiting old leader, a zombie without namespaces
+ * or mm (for which procfs's ptrace check skips the dumpability test on
+ * 5.10 to 6.12), to the thread that execs (exchange_tids()); a lookup
+ * racing it can even bind the number to the old leader's pid. So the
+ * link's answer counts only if @pid's task had namespaces before and is
+ * the same task after, and the directory's task has namespaces after:
+ * then the link was opened against that task. Otherwise -EAGAIN, the
+ * directory dropped (our instance: pfd_open_procdir() took no other).
+ */
+static int get_namespace_once(const struct ns_link *link, struct pid *pid)
+{
+	struct path root = {
+		.mnt = proc_mnt,
+		.dentry = proc_mnt->mnt_root,
+	};
+	struct task_struct *before, *after;
+	const struct cred *caller_cred;
+	struct file *dir, *nsfile;
+	bool fallback, same;
+	int fd;
+
+	before = task_with_namespaces(pid);
+	if (!before)
+		return -ESRCH;
+	/* ESRCH also when the process is outside our procfs's ns. */
+	caller_cred = override_creds(proof_cred);
+	dir = pfd_open_procdir(pid, &root);
+	revert_creds(caller_cred);
+	if (IS_ERR(dir)) {
+		put_task_struct(before);
+		return PTR_ERR(dir);
+	}
+	nsfile = pfd_file_open_root(&dir->f_path, link->path, O_RDONLY);
+	/* A pid namespace without an init yet (before 7.x): ns/pid's check. */
+	fallback = PTR_ERR_OR_ZERO(nsfile) == -ENOENT &&
+		   link->cmd == PIDFD_GET_PID_FOR_CHILDREN_NAMESPACE;
+	if (fallback)
+		nsfile = pfd_file_open_root(&dir->f_path, "ns/pid", O_RDONLY);
+
+	after = task_with_namespaces(pid);
+	same = after == before && dir_task_has_namespaces(&dir->f_path);
+	if (!same && after)
+		d_invalidate(dir->f_path.dentry);
+	fput(dir);
+	put_task_struct(before);
+	if (!same) {
+		if (!IS_ERR(nsfile))
+			fput(nsfile);
+		if (!after)
+			return -ESRCH;	/* exited meanwhile */
+		put_task_struct(after);
+		return -EAGAIN;
+	}
+
+	if (IS_ERR(nsfile)) {
+		fd = PTR_ERR(nsfile);
+		/*
+		 * Every name on the way exists for a task with namespaces
+		 * and a configured type: procfs could not allocate an
+		 * inode, which it reports as ENOENT.
+		 */
+		if (fd == -ENOENT)
+			fd = -ENOMEM;
+	} else if (fallback) {
+		fput(nsfile);
+		fd = open_pid_ns_for_children(after);
+	} else {
+		fd = get_unused_fd_flags(O_CLOEXEC);
+		if (fd < 0)
+			fput(nsfile);
+		else
+			fd_install(fd, nsfile);
+	}
+	put_task_struct(after);
 	return fd;
 }
 
@@ -140,19 +230,14 @@ long pfd_get_namespace(struct file *file, unsigned int cmd,
 {
 	const struct ns_link *link = ns_link_of(cmd);
 	struct pid *pid = pfd_file_pid(file);
-	struct path root = {
-		.mnt = proc_mnt,
-		.dentry = proc_mnt->mnt_root,
-	};
-	const struct cred *caller_cred;
-	struct file *dir, *nsfile;
-	int fd;
+	int attempt, fd;
 
 	/*
 	 * Upstream's order (fs/pidfs.c, 7.2): a gone process, a bad argument,
-	 * the ptrace check (procfs's, when the link is opened), a process
-	 * that has dropped its namespaces. A type the kernel lacks has no
-	 * procfs entry to ask, so it is answered first (docs/differences.md).
+	 * a process that has dropped its namespaces, the ptrace check
+	 * (procfs's, when the link is opened). A type the kernel lacks has
+	 * no procfs entry to ask, so it is answered first
+	 * (docs/differences.md).
 	 */
 	if (!pid_has_task(pid, PIDTYPE_PID))
 		return -ESRCH;
@@ -160,61 +245,14 @@ long pfd_get_namespace(struct file *file, unsigned int cmd,
 		return -EINVAL;
 	if (!link->configured)
 		return -EOPNOTSUPP;
-
-	/* ESRCH also when the process is outside the module's procfs's ns. */
-	caller_cred = override_creds(proof_cred);
-	dir = pfd_open_procdir(pid, &root);
-	revert_creds(caller_cred);
-	if (IS_ERR(dir))
-		return PTR_ERR(dir);
-	/* Our own instance: no mount can be on the way, the link is meant. */
-	nsfile = pfd_file_open_root(&dir->f_path, link->path, O_RDONLY);
-	if (PTR_ERR_OR_ZERO(nsfile) == -ENOENT &&
-	    cmd == PIDFD_GET_PID_FOR_CHILDREN_NAMESPACE &&
-	    task_has_namespaces(pid)) {
-		/* A pid namespace without an init yet (before 7.x). */
-		fd = open_pid_ns_for_children(&dir->f_path, pid);
-		fput(dir);
-		if (fd == -EACCES && !pid_has_task(pid, PIDTYPE_PID))
+	for (attempt = 1; ; attempt++) {
+		fd = get_namespace_once(link, pid);
+		if (fd != -EAGAIN)
+			return fd;
+		/* An exec every time: the number cannot be proved. */
+		if (attempt == NS_ATTEMPTS)
 			return -ESRCH;
-		/*
-		 * The ns/pid check of a task reaped since the first open
-		 * finds no "ns" entry: ENOENT. Gone, as upstream says.
-		 */
-		if (fd == -ENOENT && !task_has_namespaces(pid))
-			return -ESRCH;
-		return fd;
 	}
-	fput(dir);
-	if (IS_ERR(nsfile)) {
-		/* procfs's ptrace check answers EACCES for a reaped task. */
-		if (PTR_ERR(nsfile) == -EACCES && !pid_has_task(pid, PIDTYPE_PID))
-			return -ESRCH;
-		if (PTR_ERR(nsfile) != -ENOENT)
-			return PTR_ERR(nsfile);
-		/*
-		 * Every name on the way exists for a live process and a
-		 * configured type (pid_for_children: above): ENOENT means the
-		 * task has dropped its namespaces (upstream: no nsproxy,
-		 * ESRCH), or else procfs could not allocate an inode, which
-		 * it reports as ENOENT.
-		 */
-		return task_has_namespaces(pid) ? -ENOMEM : -ESRCH;
-	}
-
-	/* procfs shows an exited task's user and pid namespaces; upstream not. */
-	if (!task_has_namespaces(pid)) {
-		fput(nsfile);
-		return -ESRCH;
-	}
-
-	fd = get_unused_fd_flags(O_CLOEXEC);
-	if (fd < 0) {
-		fput(nsfile);
-		return fd;
-	}
-	fd_install(fd, nsfile);
-	return fd;
 }
 
 /*

@@ -496,13 +496,18 @@ static int reused_tid_init(void)
 	pthread_join(thread, NULL);
 	pt_sync_close(&t.ready);
 	pt_sync_close(&t.leave);
-	/* Reaped: a thread is, as soon as it has exited. */
+	/*
+	 * Released, its number free: a thread is, soon after it has exited
+	 * (the ioctl's ESRCH comes earlier, once its namespaces are gone).
+	 */
 	for (attempt = 0; attempt < 1000; attempt++) {
-		if (ns_ioctl(tfd, PIDFD_GET_UTS_NAMESPACE, CLONE_NEWUTS) ==
-		    -ESRCH)
+		if (syscall(SYS_tgkill, getpid(), tid, 0) < 0 &&
+		    errno == ESRCH)
 			break;
 		usleep(1000);
 	}
+	PT_CHECK(ns_ioctl(tfd, PIDFD_GET_UTS_NAMESPACE, CLONE_NEWUTS) == -ESRCH,
+		 "UTS of the exited thread %d", tid);
 
 	pt_sync_init(&decoy_ready);
 	decoy = pt_fork_at(tid);
@@ -785,6 +790,118 @@ START_TEST(exec_race_thread_ns_exact)
 END_TEST
 
 /*
+ * A process pidfd's namespace ioctls while a non-leader thread of its
+ * process execs, each round a new process, the racers' first call
+ * released with the exec's command (all on one CPU): the module's first
+ * lookup of the number can fall between exchange_tids() and the old
+ * leader's release, and bind it to the exiting old leader (a review of
+ * 2026-12-07). The process's namespace, or ESRCH, which upstream's ioctl
+ * answers too while the pid's task is the old leader, a zombie without
+ * namespaces (between its exit and exchange_tids()); never ENOMEM or
+ * another errno, never another namespace.
+ */
+struct proc_ns_racer {
+	int pidfd, native;	/* the module's; the kernel's, or -1 */
+	volatile int *go, *stop;
+	long want, bad;
+	unsigned long esrch, native_esrch;
+};
+
+static void *proc_ns_racer_main(void *arg)
+{
+	struct proc_ns_racer *r = arg;
+
+	while (!__atomic_load_n(r->go, __ATOMIC_ACQUIRE))
+		;
+	while (!__atomic_load_n(r->stop, __ATOMIC_ACQUIRE)) {
+		long got = ns_ioctl(r->pidfd, PIDFD_GET_NET_NAMESPACE,
+				    CLONE_NEWNET);
+
+		if (got == -ESRCH)
+			r->esrch++;
+		else if (got != r->want && !r->bad)
+			r->bad = got;
+		if (r->native < 0)
+			continue;
+		got = ns_ioctl(r->native, PIDFD_GET_NET_NAMESPACE,
+			       CLONE_NEWNET);
+		if (got == -ESRCH)
+			r->native_esrch++;
+	}
+	return NULL;
+}
+
+START_TEST(exec_race_process_ns)
+{
+	long want = (long)pt_ns_link_inode("/proc/self/ns/net");
+	bool native = pt_kernel_has_ns_ioctls();
+	unsigned long esrch = 0, native_esrch = 0;
+	cpu_set_t one;
+	int round, i;
+
+	ck_assert(want > 0);
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	ck_assert_int_eq(sched_setaffinity(0, sizeof(one), &one), 0);
+	for (round = 0; round < 12; round++) {
+		struct proc_ns_racer r[EXEC_RACERS];
+		pthread_t rt[EXEC_RACERS];
+		struct exec_race_child c;
+		volatile int go = 0, stop = 0;
+		pid_t child;
+
+		pt_sync_init(&c.cmd);
+		pt_sync_init(&c.rep);
+		child = pt_fork();
+		if (child == 0) {
+			pthread_t thread;
+
+			if (pthread_create(&thread, NULL, exec_race_thread, &c))
+				_exit(2);
+			for (;;)
+				pause();
+		}
+		ck_assert_int_gt(child, 0);
+		ck_assert_msg(pt_sync_get(&c.rep, 10000) > 0, "the thread");
+		for (i = 0; i < EXEC_RACERS; i++) {
+			r[i] = (struct proc_ns_racer){
+				.pidfd = pt_open(child, 0), .go = &go,
+				.stop = &stop, .want = want,
+				.native = native ? (int)syscall(SYS_pidfd_open,
+								child, 0) : -1,
+			};
+			ck_assert_int_ge(r[i].pidfd, 0);
+			ck_assert_int_eq(pthread_create(&rt[i], NULL,
+							proc_ns_racer_main,
+							&r[i]), 0);
+		}
+		pt_sync_put(&c.cmd, 1);
+		__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
+		ck_assert_msg(pt_sync_get(&c.rep, 20000) == -1000, "exec");
+		usleep(10000);
+		__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
+		for (i = 0; i < EXEC_RACERS; i++) {
+			pthread_join(rt[i], NULL);
+			ck_assert_msg(!r[i].bad,
+				      "round %d, racer %d: NET of a live process: %s",
+				      round, i, r[i].bad > 0 ? "another namespace" :
+				      pt_errname((int)-r[i].bad));
+			esrch += r[i].esrch;
+			native_esrch += r[i].native_esrch;
+			close(r[i].pidfd);
+			if (r[i].native >= 0)
+				close(r[i].native);
+		}
+		pt_kill_reap(child);
+		pt_sync_close(&c.cmd);
+		pt_sync_close(&c.rep);
+	}
+	printf("exec_race_process_ns: %d rounds, %lu ESRCH in the exec's window (the kernel's ioctl: %s%lu)\n",
+	       round, esrch, native ? "" : "none, ", native_esrch);
+}
+END_TEST
+
+/*
  * The same race as uid 65534, in a pid namespace of its own and its own
  * procfs, where ns_last_pid is ours: the number t of the thread that
  * exec'd goes to another process q. PIDFD_GET_PROCFD of q in our procfs
@@ -1045,4 +1162,5 @@ END_TEST
 PT_SUITE_MAIN("review39_attack", pfc_nondumpable_same_uid,
 	      pfc_unshare_first_fork_race, thread_ns_concurrent_and_exit,
 	      reused_tid_own_pidns, exec_race_thread_ns_exact,
-	      exec_race_hostile_other_process, pfc_thread_exit_errno)
+	      exec_race_process_ns, exec_race_hostile_other_process,
+	      pfc_thread_exit_errno)
