@@ -8,6 +8,8 @@
 #   make check-headers   <libpidfd.h> and <linux/pidfd_dev.h> in C and C++,
 #                        with every <linux/pidfd.h> and <sys/pidfd.h> here
 #   make check-matrix    the VM suites on Debian 13's kernels (vm/matrix debian13)
+#   make check-upstream  upstream's pidfd selftests, bare and under the
+#                        interposer (UPSTREAM_KERNELS)
 #   make check-harness   self-test of the VM harness (it must catch failures)
 #   make demo            boot a VM with the module and run the demo
 #   make guest           the static programs that run inside the test VM
@@ -116,7 +118,7 @@ GUEST_TESTS := $(filter-out $(GUEST)/check_interpose,$(GUEST_TESTS)) $(INTERPOSE
 DEBUG_TESTS := $(patsubst tests/debug/%.c,$(BUILD)/debug/%,$(wildcard tests/debug/check_*.c))
 HARNESS_PROGS := $(patsubst tests/harness/%.c,$(BUILD)/harness/%,$(wildcard tests/harness/check_*.c))
 
-.PHONY: bench check-bench all module userspace programs unit-programs check check-releases check-unit check-util-linux check-headers check-vm check-matrix check-debug check-dkms check-packages check-dist dist check-harness demo clean guest lint
+.PHONY: bench check-bench all module userspace programs unit-programs check check-releases check-unit check-util-linux check-headers check-vm check-matrix check-upstream check-debug check-dkms check-packages check-dist dist check-harness demo clean guest lint
 # A machine without the kernel's headers still gets libpidfd and pidfdctl
 # from `make` and `make install` (kernels with native pidfds need no
 # module); `make module` and `make install-module` say what is missing.
@@ -346,6 +348,16 @@ check-matrix: guest
 	PIDFD_IDENTITY_PROCESSES=$${PIDFD_IDENTITY_PROCESSES:-$(MATRIX_IDENTITY_PROCESSES)} \
 		PIDFD_STRESS_SECONDS=$${PIDFD_STRESS_SECONDS:-$(MATRIX_STRESS_SECONDS)} vm/check $$k
 
+# Upstream's own pidfd selftests (tools/testing/selftests/pidfd of Debian's
+# linux-source-7.3), built here unmodified against this system's glibc, run
+# in each kernel's VM as they are and under the interposer with the module
+# loaded, each test's result compared with tests/upstream/expected (the
+# reference kernel's results and the documented differences: docs/
+# differences.md). SERIES:bare runs them as they are only (the reference).
+UPSTREAM_KERNELS ?= 7.3+deb13:bare 5.10 6.1 6.12 6.12+deb13
+check-upstream: $(GUEST)/pidfdctl $(GUEST)/libpidfd-preload.so
+	tests/upstream/check $(UPSTREAM_KERNELS)
+
 # Every guest suite, the fuzzer and the fault injection under the debug
 # kernel (KASAN, lockdep, kmemleak...: vm/build-debug-kernel, built once);
 # the concurrency stress runs its long version there.
@@ -424,6 +436,7 @@ lint:
 		packaging/test-debs tests/dkms/lifecycle tests/unit/mirror-test.sh \
 		tests/unit/man-examples.sh tests/unit/completion-test.sh \
 		tests/unit/dist-test.sh completion/pidfdctl.bash \
+		tests/upstream/check tests/upstream/build-selftests tests/upstream/run-selftests \
 		debian/tests/library-and-tool
 	tools/checkpatch
 
