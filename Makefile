@@ -379,15 +379,19 @@ PIDFD_DEBUG_IDENTITY_PROCESSES ?= 1000
 PIDFD_DEBUG_BACKENDS ?= module
 PIDFD_DEBUG_EXCLUDE_SUITES ?= check_native_libpidfd check_native_pidfdctl check_native_interpose
 PIDFD_DEBUG_VM_CPU ?= max,cx16=off,la57=off
+# The module is built with coverage there (vm/build-module): vm/coverage
+# prints its table last, also after a failed run that sent its counters.
 check-debug: guest $(DEBUG_TESTS)
-	PIDFD_STRESS_SECONDS=$(PIDFD_DEBUG_STRESS_SECONDS) \
+	status=0; PIDFD_STRESS_SECONDS=$(PIDFD_DEBUG_STRESS_SECONDS) \
 		PIDFD_FUZZ_ITERATIONS=$(PIDFD_DEBUG_FUZZ_ITERATIONS) \
 		PIDFD_IDENTITY_PROCESSES=$(PIDFD_DEBUG_IDENTITY_PROCESSES) \
 		PIDFD_BACKENDS="$(PIDFD_DEBUG_BACKENDS)" \
 		PIDFD_VM_EXCLUDE_SUITES="$(PIDFD_DEBUG_EXCLUDE_SUITES)" \
 		PIDFD_VM_CPU=$${PIDFD_VM_CPU:-$(PIDFD_DEBUG_VM_CPU)} \
 		PIDFD_VM_MEMORY=2048 PIDFD_VM_BOOT_TIMEOUT=180 \
-		PIDFD_VM_EXTRA_SUITES="$(DEBUG_TESTS)" vm/check 6.1-debug
+		PIDFD_VM_EXTRA_SUITES="$(DEBUG_TESTS)" vm/check 6.1-debug || status=1; \
+	vm/coverage 6.1-debug || status=1; \
+	exit $$status
 
 # The module as users get it: through DKMS (make dkms-install, then
 # modprobe in the VM), and from the Debian packages (dpkg -i in a chroot,
