@@ -356,6 +356,18 @@ START_TEST(ns_errors)
 }
 END_TEST
 
+/* No free descriptor: EMFILE, as the kernel's ioctls and nsfs answer. */
+START_TEST(ns_emfile)
+{
+	int pidfd = pt_open_ok(getpid(), 0);
+
+	ck_assert_ok(pt_use_every_fd());
+	ck_assert_errno(ioctl(pidfd, PIDFD_GET_UTS_NAMESPACE, 0), EMFILE);
+	ck_assert_errno(ioctl(pidfd, PIDFD_GET_PID_FOR_CHILDREN_NAMESPACE, 0),
+			EMFILE);
+}
+END_TEST
+
 /*
  * The kernel's own ioctls on a native pidfd (6.11+) give the same
  * namespace; older kernels answer ENOTTY, and only the module's are
@@ -422,7 +434,8 @@ static Suite *ns_suite(void)
 		     ns_setns_unprivileged);
 
 	pt_add_tests(pt_tcase(s, "access"), ns_access_decided_by_credentials,
-		     ns_exited_and_reaped, ns_recycled_pid, ns_errors);
+		     ns_exited_and_reaped, ns_recycled_pid, ns_errors,
+		     ns_emfile);
 	return s;
 }
 

@@ -119,6 +119,18 @@ START_TEST(procfd_zombie_and_reaped)
 }
 END_TEST
 
+/* No free descriptor: EMFILE, and no directory opened for nothing. */
+START_TEST(procfd_emfile)
+{
+	int pidfd = pt_open_ok(getpid(), 0);
+	int procfd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	ck_assert_int_ge(procfd, 0);
+	ck_assert_ok(pt_use_every_fd());
+	ck_assert_errno(pt_get_procfd(pidfd, procfd), EMFILE);
+}
+END_TEST
+
 START_TEST(procfd_bad_procfd)
 {
 	static const char *const not_proc_roots[] = {
@@ -545,7 +557,7 @@ static Suite *procfd_suite(void)
 		     procfd_properties, procfd_zombie_and_reaped,
 		     procfd_seed_recycled_pid);
 
-	tcase_add_test(pt_tcase(s, "errors"), procfd_bad_procfd);
+	pt_add_tests(pt_tcase(s, "errors"), procfd_bad_procfd, procfd_emfile);
 
 	pt_add_tests(pt_tcase(s, "namespaces"), procfd_child_pidns,
 		     procfd_hidepid);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -194,6 +195,17 @@ void pt_close_list(const int *fds, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		close(fds[i]);
+}
+
+int pt_use_every_fd(void)
+{
+	struct rlimit rl = { 64, 64 };
+
+	if (setrlimit(RLIMIT_NOFILE, &rl))
+		return -1;
+	while (open("/dev/null", O_RDONLY | O_CLOEXEC) >= 0)
+		;
+	return errno == EMFILE ? 0 : -1;
 }
 
 int pt_send_fd(int sock, int fd)

@@ -73,6 +73,14 @@ int pt_tmpdir(char *buf, size_t len);
 		      sizeof((const int[]){ __VA_ARGS__ }) / sizeof(int))
 void pt_close_list(const int *fds, size_t n);
 
+/*
+ * Leaves the calling process no free descriptor (EMFILE for the next
+ * one): RLIMIT_NOFILE lowered to 64, every number below it taken with
+ * /dev/null. 0, or -1 if that did not end in EMFILE. For a test's own
+ * (forked) process: nothing is given back.
+ */
+int pt_use_every_fd(void);
+
 /* Sends @fd over the Unix socket @sock (SCM_RIGHTS). 0 or -1. */
 int pt_send_fd(int sock, int fd);
 /* Receives a descriptor that pt_send_fd() sent: the new fd, or -1. */
