@@ -173,7 +173,8 @@ static int get_namespace_once(const struct ns_link *link, struct pid *pid)
 
 	after = task_with_namespaces(pid);
 	same = after == before && dir_task_has_namespaces(&dir->f_path);
-	if (!same && after)
+	/* Only ever in our own instance, as pfd_open_procdir() drops. */
+	if (!same && after && pfd_nsfd_own_mount(dir->f_path.mnt))
 		d_invalidate(dir->f_path.dentry);
 	fput(dir);
 	put_task_struct(before);
