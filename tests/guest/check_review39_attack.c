@@ -612,6 +612,31 @@ __attribute__((constructor)) static void exec_helper(void)
 		pause();
 }
 
+/*
+ * A child whose second thread execs on command (exec_race_thread()), with
+ * @c's pipes set up; returns its pid, with the thread's TID in *@tid.
+ */
+static pid_t fork_exec_race_child(struct exec_race_child *c, pid_t *tid)
+{
+	pid_t child;
+
+	pt_sync_init(&c->cmd);
+	pt_sync_init(&c->rep);
+	child = pt_fork();
+	if (child == 0) {
+		pthread_t thread;
+
+		if (pthread_create(&thread, NULL, exec_race_thread, c))
+			_exit(2);
+		for (;;)
+			pause();
+	}
+	ck_assert_int_gt(child, 0);
+	*tid = pt_sync_get(&c->rep, 10000);
+	ck_assert_msg(*tid > 0, "the thread's TID");
+	return child;
+}
+
 struct exec_racer {
 	int tfd;		/* thread pidfd of the thread that execs */
 	int procfd;		/* a procfs of our own */
@@ -665,20 +690,7 @@ static int exec_race_round(int procfd)
 	pid_t child, t, again;
 	int i, tfd, dir, planted;
 
-	pt_sync_init(&c.cmd);
-	pt_sync_init(&c.rep);
-	child = pt_fork();
-	if (child == 0) {
-		pthread_t thread;
-
-		if (pthread_create(&thread, NULL, exec_race_thread, &c))
-			_exit(2);
-		for (;;)
-			pause();
-	}
-	ck_assert_int_gt(child, 0);
-	t = pt_sync_get(&c.rep, 10000);
-	ck_assert_msg(t > 0, "the thread's TID");
+	child = fork_exec_race_child(&c, &t);
 
 	for (i = 0; i < EXEC_RACERS; i++) {
 		r[i] = (struct exec_racer){ .procfd = procfd, .stop = &stop };
@@ -848,21 +860,9 @@ START_TEST(exec_race_process_ns)
 		pthread_t rt[EXEC_RACERS];
 		struct exec_race_child c;
 		volatile int go = 0, stop = 0;
-		pid_t child;
+		pid_t child, t;
 
-		pt_sync_init(&c.cmd);
-		pt_sync_init(&c.rep);
-		child = pt_fork();
-		if (child == 0) {
-			pthread_t thread;
-
-			if (pthread_create(&thread, NULL, exec_race_thread, &c))
-				_exit(2);
-			for (;;)
-				pause();
-		}
-		ck_assert_int_gt(child, 0);
-		ck_assert_msg(pt_sync_get(&c.rep, 10000) > 0, "the thread");
+		child = fork_exec_race_child(&c, &t);
 		for (i = 0; i < EXEC_RACERS; i++) {
 			r[i] = (struct proc_ns_racer){
 				.pidfd = pt_open(child, 0), .go = &go,
