@@ -107,8 +107,11 @@ GUEST_PROGS := $(if $(wildcard examples/demo.c),$(GUEST)/pidfd-demo) \
 # guest), run once before the module is loaded (as check_native_interpose)
 # and once after; with libpidfd-preload.so beside the guest's pidfdctl.
 # amd64 only: the guest gets the host's C library.
+# check_interpose_trixie_libc is the same suite on trixie's glibc (2.41,
+# with pidfd_spawn and pidfd_getpid), which vm/check puts into the guest.
 ifeq ($(PIDFD_ARCH),amd64)
-INTERPOSE_TESTS := $(GUEST)/check_interpose $(GUEST)/check_native_interpose
+INTERPOSE_TESTS := $(GUEST)/check_interpose $(GUEST)/check_native_interpose \
+	$(GUEST)/check_interpose_trixie_libc
 GUEST_PROGS += $(GUEST)/libpidfd-preload.so
 else
 INTERPOSE_TESTS :=
@@ -196,6 +199,16 @@ $(GUEST)/check_interpose: tests/guest/check_interpose.c $(TEST_LIB_DEPS)
 
 $(GUEST)/check_native_interpose: $(GUEST)/check_interpose
 	cp $< $@
+
+# Linked against this system's glibc, which runs on any newer one, to load
+# trixie's from TRIXIE_LIBC: its loader, and a DT_RPATH, which (unlike
+# DT_RUNPATH) every library the program loads is searched in too.
+TRIXIE_LIBC := /lib/pidfd-test/libc
+$(GUEST)/check_interpose_trixie_libc: tests/guest/check_interpose.c $(TEST_LIB_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -Werror -DPT_LIBC_TRIXIE -Itests/lib -o $@ $< $(TEST_LIB) \
+		$(CHECK_LIBS) -ldl -Wl,--dynamic-linker=$(TRIXIE_LIBC)/ld-linux-x86-64.so.2 \
+		-Wl,--disable-new-dtags,-rpath,$(TRIXIE_LIBC)
 
 $(GUEST)/libpidfd-preload.so: $(BUILD)/libpidfd-preload.so
 	@mkdir -p $(dir $@)

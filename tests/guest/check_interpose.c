@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <gnu/libc-version.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -678,6 +679,21 @@ START_TEST(clone_pidfd)
 END_TEST
 
 /*
+ * A function of glibc 2.39 the C library lacks: a counted SKIP, except in
+ * the build that runs on trixie's glibc (check_interpose_trixie_libc),
+ * which must have it.
+ */
+static void libc_lacks(const char *test, const char *function)
+{
+#ifdef PT_LIBC_TRIXIE
+	ck_abort_msg("trixie's C library has no %s: not glibc 2.41's?",
+		     function);
+#endif
+	printf("SKIP %s: glibc %s has no %s, which came in 2.39\n", test,
+	       gnu_get_libc_version(), function);
+}
+
+/*
  * glibc's pidfd_spawn() (2.39): the interposer's, which says ENOSYS where
  * the C library has none; where it has one, the child's pidfd as above.
  */
@@ -696,13 +712,48 @@ START_TEST(pidfd_spawn_child)
 	if (!dlsym(libc, "pidfd_spawn")) {
 		ck_assert_int_eq(ours(&fd, "/bin/sh", NULL, NULL, argv, environ),
 				 ENOSYS);
-		printf("SKIP pidfd_spawn_child: this C library has no pidfd_spawn (glibc 2.39): ENOSYS asserted\n");
+		libc_lacks("pidfd_spawn_child", "pidfd_spawn (the interposer's said ENOSYS)");
 	} else {
 		ck_assert_int_eq(ours(&fd, "/bin/sh", NULL, NULL, argv, environ),
 				 0);
 		child_pidfd_reports_exit(fd, pt_pidfd_pid(fd));
 	}
 	dlclose(libc);
+}
+END_TEST
+
+/*
+ * glibc's pidfd_getpid() (2.39) is not interposed: it reads fdinfo's
+ * "Pid:", which the module's pidfds have as the kernel's do, -1 (ESRCH)
+ * once the process is reaped.
+ */
+START_TEST(libc_pidfd_getpid)
+{
+	void *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+	pid_t (*libc_getpid)(int);
+	pid_t child;
+	int fds[2];
+
+	ck_assert_ptr_nonnull(libc);
+	libc_getpid = (pid_t (*)(int))dlsym(libc, "pidfd_getpid");
+	dlclose(libc);
+	if (!libc_getpid) {
+		libc_lacks("libc_pidfd_getpid", "pidfd_getpid");
+		return;
+	}
+	child = pt_fork_sleeper();
+	fds[0] = ck_assert_ok(pidfd_open(child, 0));
+	fds[1] = ck_assert_ok(raw_open(child, 0));
+	ck_assert_int_eq(is_module_pidfd(fds[0]), opens_module_pidfds());
+	for (int i = 0; i < 2; i++)
+		ck_assert_int_eq(libc_getpid(fds[i]), child);
+	pt_kill_reap(child);
+	for (int i = 0; i < 2; i++) {
+		errno = 0;
+		ck_assert_int_eq(libc_getpid(fds[i]), -1);
+		ck_assert_int_eq(errno, ESRCH);
+		close(fds[i]);
+	}
 }
 END_TEST
 
@@ -1333,7 +1384,8 @@ int main(int argc, char **argv)
 			dlerror());
 		return 1;
 	}
-	printf("interpose: kernel features %#x, module %s%s\n", kernel,
+	printf("interpose: glibc %s, kernel features %#x, module %s%s\n",
+	       gnu_get_libc_version(), kernel,
 	       module ? "loaded, " : "not loaded",
 	       module ? pt_policy_describe() : "");
 	fflush(stdout);
@@ -1343,7 +1395,8 @@ int main(int argc, char **argv)
 		     interposer_active, open_process, fstat_identity,
 		     open_thread_and_signal_it, signal_scopes, signal_child,
 		     waitid_and_poll, get_info_ioctl, exit_status_of_a_non_child,
-		     clone3_pidfd, clone_pidfd, pidfd_spawn_child, namespaces,
+		     clone3_pidfd, clone_pidfd, pidfd_spawn_child,
+		     libc_pidfd_getpid, namespaces,
 		     peer_socketpair,
 		     peer_connect_accept, kernel_only_calls, setns_through_pidfd,
 		     errors_as_the_kernel, passthrough, fork_exec,
