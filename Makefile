@@ -104,18 +104,17 @@ GUEST_PROGS := $(if $(wildcard examples/demo.c),$(GUEST)/pidfd-demo) \
 	$(if $(TOOL_SRCS),$(GUEST)/pidfdctl)
 # The interposer's suite is a dynamically linked program, as the programs
 # the interposer is for (vm/mkinitramfs puts its libraries into the
-# guest), run once before the module is loaded (as check_native_interpose)
-# and once after; with libpidfd-preload.so beside the guest's pidfdctl.
-# amd64 only: the guest gets the host's C library.
+# guest: the host's C library, or the cross compiler's for arm64), run
+# once before the module is loaded (as check_native_interpose) and once
+# after; with libpidfd-preload.so beside the guest's pidfdctl.
 # check_interpose_trixie_libc is the same suite on trixie's glibc (2.41,
-# with pidfd_spawn and pidfd_getpid), which vm/check puts into the guest.
+# with pidfd_spawn and pidfd_getpid), which vm/check puts into the guest
+# (amd64 only).
+INTERPOSE_TESTS := $(GUEST)/check_interpose $(GUEST)/check_native_interpose
 ifeq ($(PIDFD_ARCH),amd64)
-INTERPOSE_TESTS := $(GUEST)/check_interpose $(GUEST)/check_native_interpose \
-	$(GUEST)/check_interpose_trixie_libc
-GUEST_PROGS += $(GUEST)/libpidfd-preload.so
-else
-INTERPOSE_TESTS :=
+INTERPOSE_TESTS += $(GUEST)/check_interpose_trixie_libc
 endif
+GUEST_PROGS += $(GUEST)/libpidfd-preload.so
 GUEST_TESTS := $(filter-out $(GUEST)/check_interpose,$(GUEST_TESTS)) $(INTERPOSE_TESTS)
 # Suites only for the debug kernel (make check-debug): fault injection.
 DEBUG_TESTS := $(patsubst tests/debug/%.c,$(BUILD)/debug/%,$(wildcard tests/debug/check_*.c))
@@ -193,9 +192,13 @@ $(GUEST_PACKAGES):
 	ln -sfn "$$(vm/fetch-guest-packages $(PIDFD_ARCH))" $@
 endif
 
-$(GUEST)/check_interpose: tests/guest/check_interpose.c $(TEST_LIB_DEPS)
+# Check's libraries linked in (arm64's come as static ones only), the
+# C library dynamically.
+INTERPOSE_CFLAGS := $(USER_CFLAGS) -Werror -Itests/lib $(GUEST_LIB_FLAGS)
+INTERPOSE_LIBS := -Wl,-Bstatic -lcheck -lsubunit -Wl,-Bdynamic -lrt -lm -pthread -ldl
+$(GUEST)/check_interpose: tests/guest/check_interpose.c $(TEST_LIB_DEPS) | $(GUEST_PACKAGES)
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) -Werror -Itests/lib -o $@ $< $(TEST_LIB) $(CHECK_LIBS) -ldl
+	$(GUEST_CC) $(INTERPOSE_CFLAGS) -o $@ $< $(TEST_LIB) $(INTERPOSE_LIBS)
 
 $(GUEST)/check_native_interpose: $(GUEST)/check_interpose
 	cp $< $@
@@ -206,13 +209,23 @@ $(GUEST)/check_native_interpose: $(GUEST)/check_interpose
 TRIXIE_LIBC := /lib/pidfd-test/libc
 $(GUEST)/check_interpose_trixie_libc: tests/guest/check_interpose.c $(TEST_LIB_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) -Werror -DPT_LIBC_TRIXIE -Itests/lib -o $@ $< $(TEST_LIB) \
-		$(CHECK_LIBS) -ldl -Wl,--dynamic-linker=$(TRIXIE_LIBC)/ld-linux-x86-64.so.2 \
+	$(CC) $(INTERPOSE_CFLAGS) -DPT_LIBC_TRIXIE -o $@ $< $(TEST_LIB) \
+		$(INTERPOSE_LIBS) -Wl,--dynamic-linker=$(TRIXIE_LIBC)/ld-linux-x86-64.so.2 \
 		-Wl,--disable-new-dtags,-rpath,$(TRIXIE_LIBC)
 
+ifeq ($(PIDFD_ARCH),arm64)
+# Cross-built, in a build directory of its own.
+$(GUEST)/libpidfd-preload.so: $(PRELOAD_SRCS) userspace/preload/preload.h $(PRELOAD_MAP) \
+		$(LIB_SRCS) $(LIB_HEADERS)
+	$(MAKE) --no-print-directory BUILD=$(GUEST)/userspace CC=$(GUEST_CC) \
+		OBJCOPY=aarch64-linux-gnu-objcopy NM=aarch64-linux-gnu-nm \
+		$(GUEST)/userspace/libpidfd-preload.so
+	cp $(GUEST)/userspace/libpidfd-preload.so $@
+else
 $(GUEST)/libpidfd-preload.so: $(BUILD)/libpidfd-preload.so
 	@mkdir -p $(dir $@)
 	cp $< $@
+endif
 
 $(GUEST)/bench_pidfd: bench/bench_pidfd.c $(TEST_LIB_DEPS)
 	@mkdir -p $(dir $@)

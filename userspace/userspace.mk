@@ -38,6 +38,9 @@ PRELOAD_MAP := userspace/preload/preload.map
 PRELOAD_INTERPOSED := $(shell sed -n 's/^[[:space:]]*\([a-z_]*\);$$/\1/p' $(PRELOAD_MAP))
 PRELOAD_RENAMED := ioctl syscall waitid getsockopt
 PRELOAD_CFLAGS = $(USER_CFLAGS) -fvisibility=hidden -Iuserspace/lib
+# The binutils of CC's target (the arm64 guest's interposer is cross-built).
+OBJCOPY ?= objcopy
+NM ?= nm
 
 .PHONY: install uninstall install-userspace uninstall-userspace check-install
 userspace: $(BUILD)/libpidfd.so $(BUILD)/$(PRELOAD_NAME)
@@ -55,7 +58,7 @@ $(BUILD)/libpidfd.so: $(BUILD)/$(LIBPIDFD_REAL)
 $(BUILD)/preload/lib/%.o: userspace/lib/%.c $(LIB_HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(PRELOAD_CFLAGS) -c -o $@.tmp $<
-	objcopy $(foreach f,$(PRELOAD_RENAMED),--redefine-sym $(f)=preload_next_$(f)) $@.tmp $@
+	$(OBJCOPY) $(foreach f,$(PRELOAD_RENAMED),--redefine-sym $(f)=preload_next_$(f)) $@.tmp $@
 	rm -f $@.tmp
 
 $(BUILD)/preload/%.o: userspace/preload/%.c userspace/preload/preload.h $(LIB_HEADERS)
@@ -63,7 +66,7 @@ $(BUILD)/preload/%.o: userspace/preload/%.c userspace/preload/preload.h $(LIB_HE
 	$(CC) $(PRELOAD_CFLAGS) -c -o $@ $<
 
 $(BUILD)/$(PRELOAD_NAME): $(PRELOAD_OBJS) $(PRELOAD_LIB_OBJS) $(PRELOAD_MAP)
-	@if nm -uA $(PRELOAD_OBJS) $(PRELOAD_LIB_OBJS) | grep -E ' U ($(subst $() ,|,$(PRELOAD_INTERPOSED)))$$'; then \
+	@if $(NM) -uA $(PRELOAD_OBJS) $(PRELOAD_LIB_OBJS) | grep -E ' U ($(subst $() ,|,$(PRELOAD_INTERPOSED)))$$'; then \
 		echo "$@: an interposed function is called from inside the interposer (above)" >&2; exit 1; fi
 	$(CC) -shared -Wl,--version-script=$(PRELOAD_MAP) -Wl,-z,defs -Wl,-z,relro \
 		-Wl,-z,now $(LDFLAGS) -o $@ $(PRELOAD_OBJS) $(PRELOAD_LIB_OBJS) -ldl $(LIBPIDFD_LIBS)
