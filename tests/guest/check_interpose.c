@@ -1061,8 +1061,12 @@ END_TEST
 
 /* ---- fork, exec, signal handlers, threads ------------------------------ */
 
-/* Runs this program again as "--child MODE ARG", its stdout read back. */
-static void run_child(const char *mode, const char *arg, char *out, size_t len)
+/*
+ * Runs @path with @argv, without the interposer unless @interposed, its
+ * stdout read back into @out; it must exit 0.
+ */
+static void run_output(const char *path, char *const argv[], bool interposed,
+		       char *out, size_t len)
 {
 	struct pt_sync pipe_;
 	ssize_t n, used = 0;
@@ -1072,8 +1076,9 @@ static void run_child(const char *mode, const char *arg, char *out, size_t len)
 	pid = pt_fork();
 	if (pid == 0) {
 		dup2(pipe_.fd[1], STDOUT_FILENO);
-		execl("/proc/self/exe", "check_interpose", "--child", mode, arg,
-		      (char *)NULL);
+		if (!interposed)
+			unsetenv("LD_PRELOAD");
+		execv(path, argv);
 		_exit(127);
 	}
 	close(pipe_.fd[1]);
@@ -1083,6 +1088,15 @@ static void run_child(const char *mode, const char *arg, char *out, size_t len)
 	out[used] = '\0';
 	ck_assert_int_eq(pt_reap_status(pid), 0);
 	pt_sync_close(&pipe_);
+}
+
+/* Runs this program again as "--child MODE ARG", its stdout read back. */
+static void run_child(const char *mode, const char *arg, char *out, size_t len)
+{
+	char *argv[] = { "check_interpose", "--child", (char *)mode,
+			 (char *)arg, NULL };
+
+	run_output("/proc/self/exe", argv, true, out, len);
 }
 
 /* The calls a child makes, as "open info" outcomes (errno, 0 for none). */
@@ -1193,28 +1207,11 @@ END_TEST
 /* tests/guest/interpose.py's output, with the interposer or without. */
 static void run_python(bool interposed, char *out, size_t len)
 {
-	struct pt_sync pipe_;
-	ssize_t n, used = 0;
-	pid_t pid;
+	char *argv[] = { "python3", "-S", PY_SCRIPT, NULL };
 
-	pt_sync_init(&pipe_);
-	pid = pt_fork();
-	if (pid == 0) {
-		dup2(pipe_.fd[1], STDOUT_FILENO);
-		if (!interposed)
-			unsetenv("LD_PRELOAD");
-		/* Its prefix said: the guest has no lib-dynload to find. */
-		setenv("PYTHONHOME", "/usr", 1);
-		execl(PYTHON, "python3", "-S", PY_SCRIPT, (char *)NULL);
-		_exit(127);
-	}
-	close(pipe_.fd[1]);
-	pipe_.fd[1] = -1;
-	while ((n = read(pipe_.fd[0], out + used, len - 1 - (size_t)used)) > 0)
-		used += n;
-	out[used] = '\0';
-	ck_assert_int_eq(pt_reap_status(pid), 0);
-	pt_sync_close(&pipe_);
+	/* Its prefix said: the guest has no lib-dynload to find. */
+	setenv("PYTHONHOME", "/usr", 1);
+	run_output(PYTHON, argv, interposed, out, len);
 	printf("[python%s]\n%s", interposed ? ", interposed" : "", out);
 	fflush(stdout);
 }
