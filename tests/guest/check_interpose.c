@@ -1061,6 +1061,11 @@ END_TEST
 
 /* ---- fork, exec, signal handlers, threads ------------------------------ */
 
+static const char *pidfdctl_path(void)
+{
+	return getenv("PIDFDCTL") ?: "/bin/pidfdctl";
+}
+
 /*
  * Runs @path with @argv, without the interposer unless @interposed, its
  * stdout read back into @out; it must exit 0.
@@ -1199,6 +1204,52 @@ START_TEST(threads_first_use)
 }
 END_TEST
 
+/*
+ * What "pidfdctl exec" says before a program that will run without the
+ * interposer, and that it does: a static one (busybox), and copies of
+ * this program set-user-ID or set-group-ID to nobody, which the loader
+ * runs in secure mode (LD_PRELOAD gone); a plain copy has it, unsaid.
+ */
+START_TEST(said_when_not_preloaded)
+{
+	static const struct {
+		const char *mode, *said;
+	} copies[] = {
+		{ "chown 65534:65534 \"$1\" && chmod 4755 \"$1\"", "is set-user-ID" },
+		{ "chown 0:65534 \"$1\" && chmod 2755 \"$1\"", "is set-group-ID" },
+		{ "chmod 755 \"$1\"", NULL },
+	};
+	char dir[64], self[4096], prog[128] = "", cmd[256], out[4096];
+	char *sh[] = { "sh", "-c", cmd, "sh", prog, self,
+		       (char *)pidfdctl_path(), NULL };
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	ck_assert_int_gt(n, 0);
+	self[n] = '\0';
+	snprintf(cmd, sizeof(cmd), "\"$3\" exec -- /bin/busybox true 2>&1");
+	run_output("/bin/sh", sh, true, out, sizeof(out));
+	ck_assert_msg(strstr(out, "/bin/busybox is statically linked"), "%s", out);
+	ck_assert_int_eq(pt_tmpdir(dir, sizeof(dir)), 0);
+	snprintf(prog, sizeof(prog), "%s/copy", dir);
+	for (size_t i = 0; i < sizeof(copies) / sizeof(copies[0]); i++) {
+		snprintf(cmd, sizeof(cmd),
+			 "cp \"$2\" \"$1\" && %s && \"$3\" exec -- \"$1\" --child env 2>&1",
+			 copies[i].mode);
+		run_output("/bin/sh", sh, true, out, sizeof(out));
+		if (copies[i].said) {
+			ck_assert_msg(strstr(out, copies[i].said), "%s", out);
+			ck_assert_msg(strstr(out, "runs without the interposer\nLD_PRELOAD=(unset)\n"),
+				      "%s", out);
+		} else {
+			ck_assert_msg(!strstr(out, "without the interposer"), "%s", out);
+			ck_assert_msg(strstr(out, "libpidfd-preload.so"), "%s", out);
+		}
+		ck_assert_int_eq(unlink(prog), 0);
+	}
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 /* ---- a real program: Debian's python3 ---------------------------------- */
 
 #define PYTHON		"/usr/bin/python3"
@@ -1302,6 +1353,10 @@ static int child_main(const char *mode, const char *arg)
 		printf("%d %d %d\n", devfds, open_err, info_err);
 		return 0;
 	}
+	if (!strcmp(mode, "env")) {
+		printf("LD_PRELOAD=%s\n", getenv("LD_PRELOAD") ?: "(unset)");
+		return 0;
+	}
 	if (!strcmp(mode, "threads")) {
 		pthread_t t[RACERS];
 
@@ -1338,7 +1393,7 @@ static bool kernel_says_exit(void)
 /* Probe the kernel as it is, then run again under "pidfdctl exec". */
 static int reexec(void)
 {
-	const char *pidfdctl = getenv("PIDFDCTL") ?: "/bin/pidfdctl";
+	const char *pidfdctl = pidfdctl_path();
 	char self[4096], bits[16];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	unsigned int k;
@@ -1397,6 +1452,7 @@ int main(int argc, char **argv)
 		     peer_socketpair,
 		     peer_connect_accept, kernel_only_calls, setns_through_pidfd,
 		     errors_as_the_kernel, passthrough, fork_exec,
-		     signal_handler, threads_first_use, python_unmodified);
+		     signal_handler, threads_first_use, said_when_not_preloaded,
+		     python_unmodified);
 	return pt_main(s);
 }
