@@ -380,7 +380,7 @@ check-matrix: guest
 # loaded, each test's result compared with tests/upstream/expected (the
 # reference kernel's results and the documented differences: docs/
 # differences.md). SERIES:bare runs them as they are only (the reference).
-UPSTREAM_KERNELS ?= 7.3+deb13:bare 5.10 6.1 6.12 6.12+deb13
+UPSTREAM_KERNELS ?= 7.3+deb13 5.10 6.1 6.12 6.12+deb13
 check-upstream: $(GUEST)/pidfdctl $(GUEST)/libpidfd-preload.so
 	tests/upstream/check $(UPSTREAM_KERNELS)
 
