@@ -118,6 +118,8 @@ GUEST_PROGS += $(GUEST)/libpidfd-preload.so
 GUEST_TESTS := $(filter-out $(GUEST)/check_interpose,$(GUEST_TESTS)) $(INTERPOSE_TESTS)
 # Suites only for the debug kernel (make check-debug): fault injection.
 DEBUG_TESTS := $(patsubst tests/debug/%.c,$(BUILD)/debug/%,$(wildcard tests/debug/check_*.c))
+# Their own helpers (fault injection), beside the guest suites'.
+DEBUG_HELPERS := $(filter-out tests/debug/check_%,$(wildcard tests/debug/*.c))
 HARNESS_PROGS := $(patsubst tests/harness/%.c,$(BUILD)/harness/%,$(wildcard tests/harness/check_*.c))
 
 .PHONY: bench check-bench all module userspace programs unit-programs check check-releases check-unit check-util-linux check-headers check-vm check-matrix check-upstream check-debug check-dkms check-packages check-dist dist check-harness demo clean guest lint
@@ -287,9 +289,9 @@ guest: $(GUEST_TESTS) $(GUEST_PROGS) $(GUEST)/signal-profiles.bin
 # make -j$$(nproc) programs; the checks themselves run one VM at a time).
 programs: userspace guest unit-programs $(DEBUG_TESTS) $(HARNESS_PROGS)
 
-$(BUILD)/debug/check_%: tests/debug/check_%.c $(GUEST_HELPERS) $(wildcard tests/guest/lib/*.h tests/lib/*.h)
+$(BUILD)/debug/check_%: tests/debug/check_%.c $(DEBUG_HELPERS) $(GUEST_HELPERS) $(wildcard tests/debug/*.h tests/guest/lib/*.h tests/lib/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(GUEST_CFLAGS) -o $@ $< $(GUEST_HELPERS) $(LIB_SRCS) $(CHECK_LIBS)
+	$(CC) $(GUEST_CFLAGS) -o $@ $< $(DEBUG_HELPERS) $(GUEST_HELPERS) $(LIB_SRCS) $(CHECK_LIBS)
 
 # Programs of the harness self-test: never part of the real suites.
 $(BUILD)/harness/check_%: tests/harness/check_%.c

@@ -10,17 +10,12 @@
  * kernel-log watch catch the rest.
  */
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/mount.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "lsm_test.h"
+#include "fault_inject.h"
 #include "pidfd_test.h"
 
-#define FAIL_NTH	"/proc/thread-self/fail-nth"
-#define DEBUGFS		"/sys/kernel/debug"
 #define MAX_SITES	400
 
 struct fault_target {
@@ -31,32 +26,12 @@ struct fault_target {
 
 static struct fault_target ft;
 
-static void setup_fault_injection(void)
-{
-	static const char *const knobs[][2] = {
-		/* GFP_KERNEL allocations too, and no stack trace per fault. */
-		{ DEBUGFS "/failslab/ignore-gfp-wait", "N" },
-		{ DEBUGFS "/failslab/verbose", "0" },
-		{ DEBUGFS "/fail_usercopy/verbose", "0" },
-	};
-	unsigned int i;
-
-	if (access(DEBUGFS "/failslab", F_OK) < 0)
-		mount("debugfs", DEBUGFS, "debugfs", 0, NULL);
-	for (i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++)
-		ck_assert_msg(lt_write_file(knobs[i][0], knobs[i][1]) == 0,
-			      "%s: %s (not a fault-injection kernel?)",
-			      knobs[i][0], strerror(errno));
-	ck_assert_msg(access(FAIL_NTH, W_OK) == 0, "%s: %s", FAIL_NTH,
-		      strerror(errno));
-}
-
 static void setup(void)
 {
 	struct pt_sync ready;
 	sigset_t set;
 
-	setup_fault_injection();
+	fi_setup();
 	pt_sync_init(&ready);
 	ft.live = pt_fork();
 	if (ft.live == 0) {
@@ -206,52 +181,6 @@ static const struct operation operations[] = {
 	{ "PIDFD_GET_UTS_NAMESPACE", op_get_namespace },
 };
 
-/*
- * /proc/thread-self/fail-nth, open for the whole test: opening it while a
- * fault is armed would take the fault itself.
- */
-static int fail_nth_fd = -1;
-
-static void arm_fault(unsigned int n)
-{
-	char buf[16];
-	int len = snprintf(buf, sizeof(buf), "%u", n);
-
-	if (fail_nth_fd < 0)
-		fail_nth_fd = open(FAIL_NTH, O_RDWR | O_CLOEXEC);
-	ck_assert_msg(fail_nth_fd >= 0, "%s: %s", FAIL_NTH, strerror(errno));
-	/* The value is read from the buffer before it takes effect. */
-	ck_assert_msg(pwrite(fail_nth_fd, buf, (size_t)len, 0) == len,
-		      "%s: %s", FAIL_NTH, strerror(errno));
-}
-
-/*
- * Did the armed fault fire in the operation? fail-nth reads 0 once it has.
- * The read's own copy to user memory is a fault site too: if the fault
- * fires there (EFAULT), the operation did not reach it. Then disarm.
- */
-static bool disarm_fault(void)
-{
-	char buf[16] = "";
-	bool fired;
-	ssize_t n;
-
-	n = pread(fail_nth_fd, buf, sizeof(buf) - 1, 0);
-	fired = n > 0 && atoi(buf) == 0;
-	ck_assert_msg(n > 0 || errno == EFAULT, "%s: %s", FAIL_NTH,
-		      strerror(errno));
-	if (pwrite(fail_nth_fd, "0", 1, 0) != 1)
-		ck_assert_msg(errno == EFAULT, "%s: %s", FAIL_NTH,
-			      strerror(errno));
-	return fired;
-}
-
-static bool clean_errno(int err)
-{
-	return err == ENOMEM || err == EFAULT || err == ENFILE ||
-	       err == EMFILE || err == EAGAIN;
-}
-
 START_TEST(fault_every_site)
 {
 	const struct operation *op = &operations[_i];
@@ -265,11 +194,11 @@ START_TEST(fault_every_site)
 		bool fired;
 		int ret, err;
 
-		arm_fault(n);
+		fi_arm(n);
 		errno = 0;
 		ret = op->run();
 		err = errno;
-		fired = disarm_fault();
+		fired = fi_disarm(NULL);
 		if (!fired) {
 			ck_assert_msg(ret == 0, "%s: %s with no fault (n=%u)",
 				      op->name, pt_errname(err), n);
@@ -277,7 +206,7 @@ START_TEST(fault_every_site)
 		}
 		if (ret < 0) {
 			failed++;
-			ck_assert_msg(clean_errno(err),
+			ck_assert_msg(fi_clean_errno(err),
 				      "%s, fault at site %u: %s", op->name, n,
 				      pt_errname(err));
 		}
