@@ -36,11 +36,16 @@ static struct inode *pfd_shared_inode;
 
 int pfd_fs_init(void)
 {
-	static const struct file_operations probe_fops;
 	struct file *probe;
 
-	/* Any anon inode file is on anon_inodefs's one internal mount. */
-	probe = anon_inode_getfile("[pidfd]", &probe_fops, NULL, O_RDONLY);
+	/*
+	 * Any anon inode file is on anon_inodefs's one internal mount. The
+	 * probe's last fput() runs when the loader returns to user space,
+	 * after a failed init has freed the module: its file operations
+	 * must be the kernel's, not ours. Nothing ever reads this file.
+	 */
+	probe = anon_inode_getfile("[pidfd]", &generic_ro_fops, NULL,
+				   O_RDONLY);
 	if (IS_ERR(probe))
 		return PTR_ERR(probe);
 	pfd_anon_mnt = mntget(probe->f_path.mnt);
