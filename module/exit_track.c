@@ -800,13 +800,15 @@ int pfd_exit_track_init(void)
 		if (err) {
 			pr_err("cannot attach to tracepoint %s: %d\n",
 			       hooks[i].name, err);
-			hooks[i].tp = NULL;
 			goto err_unregister;
 		}
 	}
 	return 0;
 
 err_unregister:
+	/* Only the hooks before the i-th were registered. */
+	for (; i < ARRAY_SIZE(hooks); i++)
+		hooks[i].tp = NULL;
 	unregister_hooks();
 	rhltable_destroy(&targets);
 err_cache:
