@@ -9,7 +9,9 @@
  * fault must work right after. kmemleak (at the end of the VM run) and the
  * kernel-log watch catch the rest.
  */
+#include <fcntl.h>
 #include <stdio.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -21,7 +23,10 @@
 struct fault_target {
 	pid_t live;	/* blocks SIGUSR1, own process group */
 	pid_t reaped;	/* exited with 5, reaped */
+	pid_t fresh;	/* a child no pidfd has named: one per call */
 	int live_fd, thread_fd, reaped_fd, procfd;
+	int live_dir;	/* /proc/<live> */
+	int sock[2];	/* a connected pair: our own peer */
 };
 
 static struct fault_target ft;
@@ -29,6 +34,7 @@ static struct fault_target ft;
 static void setup(void)
 {
 	struct pt_sync ready;
+	char name[16];
 	sigset_t set;
 
 	fi_setup();
@@ -53,10 +59,18 @@ static void setup(void)
 	ck_assert_int_eq(pt_reap(ft.reaped), 5);
 	ft.procfd = open("/proc", O_DIRECTORY | O_RDONLY | O_CLOEXEC);
 	ck_assert_int_ge(ft.procfd, 0);
+	snprintf(name, sizeof(name), "%d", (int)ft.live);
+	ft.live_dir = openat(ft.procfd, name, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
+	ck_assert_int_ge(ft.live_dir, 0);
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0,
+				    ft.sock), 0);
 }
 
 static void teardown(void)
 {
+	close(ft.sock[0]);
+	close(ft.sock[1]);
+	close(ft.live_dir);
 	close(ft.procfd);
 	close(ft.reaped_fd);
 	close(ft.thread_fd);
@@ -83,6 +97,42 @@ static int op_open(void)
 static int op_open_thread(void)
 {
 	return close_result(pt_open(ft.live, PIDFD_THREAD));
+}
+
+/*
+ * A process no pidfd has named yet: the module makes its target and the
+ * target's inode (before 6.9 a target lives as long as its process, so a
+ * child of its own for each call).
+ */
+static void fork_fresh(void)
+{
+	ft.fresh = pt_fork_sleeper();
+}
+
+static void reap_fresh(void)
+{
+	pt_kill_reap(ft.fresh);
+}
+
+static int op_open_fresh(void)
+{
+	return close_result(pt_open(ft.fresh, 0));
+}
+
+/* Its close kills the child (then reaped by reap_fresh()). */
+static int op_open_autokill(void)
+{
+	return close_result(pt_open(ft.fresh, PIDFD_AUTOKILL));
+}
+
+static int op_open_procdir(void)
+{
+	return close_result(pt_open_procdir(ft.live_dir, 0));
+}
+
+static int op_open_peer(void)
+{
+	return close_result(pt_open_peer(ft.sock[0], 0));
 }
 
 static int op_open_device(void)
@@ -159,14 +209,23 @@ static int op_get_namespace(void)
 	return close_result(ioctl(ft.live_fd, PIDFD_GET_UTS_NAMESPACE, 0));
 }
 
+/* @prepare and @cleanup, where given, run around each call, unfaulted. */
 struct operation {
 	const char *name;
 	int (*run)(void);
+	void (*prepare)(void);
+	void (*cleanup)(void);
 };
 
 static const struct operation operations[] = {
 	{ "PIDFD_DEV_OPEN", op_open },
 	{ "PIDFD_DEV_OPEN, PIDFD_THREAD", op_open_thread },
+	{ "PIDFD_DEV_OPEN, a process never named", op_open_fresh, fork_fresh,
+	  reap_fresh },
+	{ "PIDFD_DEV_OPEN, PIDFD_AUTOKILL", op_open_autokill, fork_fresh,
+	  reap_fresh },
+	{ "PIDFD_DEV_OPEN_PROCDIR", op_open_procdir },
+	{ "PIDFD_DEV_OPEN_PEER", op_open_peer },
 	{ "open /dev/pidfd, PIDFD_DEV_OPEN", op_open_device },
 	{ "signal, process", op_signal_process },
 	{ "signal, process group", op_signal_pgrp },
@@ -181,24 +240,43 @@ static const struct operation operations[] = {
 	{ "PIDFD_GET_UTS_NAMESPACE", op_get_namespace },
 };
 
+/*
+ * One call of @op, its @n-th fault site failing (none for 0): its result,
+ * errno, and in @fired whether the fault fired.
+ */
+static int run_op(const struct operation *op, unsigned int n, bool *fired)
+{
+	int ret, err;
+
+	if (op->prepare)
+		op->prepare();
+	if (n)
+		fi_arm(n);
+	errno = 0;
+	ret = op->run();
+	err = errno;
+	*fired = n && fi_disarm(NULL);
+	if (op->cleanup)
+		op->cleanup();
+	errno = err;
+	return ret;
+}
+
 START_TEST(fault_every_site)
 {
 	const struct operation *op = &operations[_i];
 	unsigned int n, failed = 0;
 	long live, now;
+	bool fired;
 
-	ck_assert_msg(op->run() == 0, "%s without a fault: %s", op->name,
-		      pt_errname(errno));
+	ck_assert_msg(run_op(op, 0, &fired) == 0, "%s without a fault: %s",
+		      op->name, pt_errname(errno));
 	ck_assert_int_eq(pt_read_long(PT_LIVE_PIDFDS, &live), 0);
 	for (n = 1; n <= MAX_SITES; n++) {
-		bool fired;
 		int ret, err;
 
-		fi_arm(n);
-		errno = 0;
-		ret = op->run();
+		ret = run_op(op, n, &fired);
 		err = errno;
-		fired = fi_disarm(NULL);
 		if (!fired) {
 			ck_assert_msg(ret == 0, "%s: %s with no fault (n=%u)",
 				      op->name, pt_errname(err), n);
@@ -213,8 +291,9 @@ START_TEST(fault_every_site)
 		ck_assert_int_eq(pt_read_long(PT_LIVE_PIDFDS, &now), 0);
 		ck_assert_msg(now == live, "%s, fault at site %u: live_pidfds %ld, was %ld",
 			      op->name, n, now, live);
-		ck_assert_msg(op->run() == 0, "%s right after a fault at site %u: %s",
-			      op->name, n, pt_errname(errno));
+		ck_assert_msg(run_op(op, 0, &fired) == 0,
+			      "%s right after a fault at site %u: %s", op->name,
+			      n, pt_errname(errno));
 	}
 	ck_assert_msg(n <= MAX_SITES, "%s: still faulting after %u sites",
 		      op->name, MAX_SITES);
