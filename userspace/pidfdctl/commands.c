@@ -24,9 +24,11 @@
 /*
  * How long "wait" keeps asking for the exit status of a process that has
  * exited: its parent (not us) must reap it first, which a live parent
- * does at once, and a parent that does not wait may never do.
+ * does at once, unless the machine is busy (half a second was seen to be
+ * too short in an emulated guest), and a parent that does not wait may
+ * never do.
  */
-#define EXIT_STATUS_GRACE_MS	500
+#define EXIT_STATUS_GRACE_MS	2000
 #define EXIT_STATUS_POLL_MS	5
 
 void pidfdctl_warn(const char *fmt, ...)
