@@ -60,7 +60,18 @@ static int get_atomic(char *buffer, const struct kernel_param *kp)
 	return sysfs_emit(buffer, "%d\n", atomic_read(kp->arg));
 }
 
+/*
+ * A parameter without .set oopses the loader when given a value at load
+ * time (parse_one() calls .set unchecked; only sysfs looks at the mode):
+ * the read-only ones refuse it instead.
+ */
+int pfd_param_set_read_only(const char *val, const struct kernel_param *kp)
+{
+	return -EPERM;
+}
+
 static const struct kernel_param_ops counter_ops = {
+	.set = pfd_param_set_read_only,
 	.get = get_atomic,
 };
 

@@ -6,6 +6,7 @@
 #define PFD_INTERNAL_H
 
 #include <linux/fs.h>
+#include <linux/moduleparam.h>
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
 #include <linux/proc_fs.h>
@@ -36,6 +37,9 @@ struct pfd_exit_record {
 /* open.c: the /dev/pidfd side */
 long pfd_dev_open(unsigned int cmd, void __user *uarg);
 int pfd_open_allowed(struct pid *pid, unsigned int flags);
+
+/* main.c */
+int pfd_param_set_read_only(const char *val, const struct kernel_param *kp);
 
 /* peer.c */
 long pfd_dev_open_peer(unsigned int cmd, void __user *uarg);

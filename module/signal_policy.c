@@ -385,6 +385,7 @@ static int active_get(char *buffer, const struct kernel_param *kp)
 }
 
 static const struct kernel_param_ops active_ops = {
+	.set = pfd_param_set_read_only,
 	.get = active_get,
 };
 

@@ -530,6 +530,39 @@ START_TEST(load_every_site)
 END_TEST
 
 /*
+ * A value for a read-only parameter at load time (modprobe pidfd
+ * live_pids=0, a stray line in modprobe.d): the load fails with EPERM,
+ * nothing left behind, rather than calling a missing .set in the loader.
+ */
+START_TEST(read_only_params_at_load)
+{
+	static const char *const refused[] = {
+		"live_pidfds=0", "live_pids=0", "signal_lsms=apparmor",
+	};
+	char params[128], with[256];
+	int fd;
+
+	if (!module_loaded())
+		PT_SKIP("the module is not loaded");
+	ck_assert_int_eq(module_params(params, sizeof(params)), 0);
+	fd = open(MODULE_FILE, O_RDONLY | O_CLOEXEC);
+	ck_assert_msg(fd >= 0, "%s: %s", MODULE_FILE, strerror(errno));
+	unload();
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		snprintf(with, sizeof(with), "%s %s", params, refused[i]);
+		ck_assert_msg(finit_module(fd, with, 0) < 0 && errno == EPERM,
+			      "load with %s: %s", refused[i],
+			      pt_errname(errno));
+		ck_assert(!module_loaded());
+		ck_assert_errno(access(PT_DEV_PATH, F_OK), ENOENT);
+	}
+	ck_assert_int_eq(finit_module(fd, params, 0), 0);
+	close(fd);
+	assert_working("the load after the refused ones", 0);
+}
+END_TEST
+
+/*
  * A test that failed half way may have left the module unloaded: load it
  * again as it was, or every later suite would fail for that.
  */
@@ -559,6 +592,7 @@ int main(void)
 
 	/* Hundreds of loads on the debug kernel under emulation. */
 	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, read_only_params_at_load);
 	tcase_add_test(tc, load_every_site);
 	if (module_loaded() && module_params(params, sizeof(params)) < 0)
 		params[0] = '\0';
