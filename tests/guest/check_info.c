@@ -351,35 +351,17 @@ END_TEST
 START_TEST(exit_non_child)
 {
 	struct pidfd_dev_info info;
-	struct pt_sync up, go;
-	pid_t mid, gc;
+	struct pt_non_child nc;
 	int fd, ev;
 
-	pt_sync_init(&up);
-	pt_sync_init(&go);
-	mid = pt_fork();
-	if (mid == 0) {
-		pid_t g;
-
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		g = pt_fork();
-		if (g == 0) {
-			pt_sync_get(&go, 60000);
-			_exit(42);
-		}
-		pt_sync_put(&up, g);
-		_exit(pt_reap(g) == 42 ? 0 : 1);
-	}
-	ck_assert_int_ge(mid, 0);
-	gc = pt_sync_get(&up, 10000);
-	ck_assert_int_gt(gc, 0);
-	fd = pt_open_ok(gc, 0);
+	ck_assert_int_gt(pt_fork_non_child(&nc, 42, 0), 0);
+	fd = pt_open_ok(nc.pid, 0);
 	ck_assert_ok(pt_get_info(fd, &info, PIDFD_INFO_EXIT));
-	ck_assert_int_eq(info.ppid, mid);
+	ck_assert_int_eq(info.ppid, nc.mid);
 	ck_assert(!(info.mask & PIDFD_INFO_EXIT));
-	pt_sync_put(&go, 1);
+	pt_non_child_go(&nc);
 	/* its parent reaps it */
-	ck_assert_int_eq(pt_reap(mid), 0);
+	ck_assert_int_eq(pt_non_child_end(&nc), 0);
 	ev = pt_poll1(fd, POLLIN, 10000);
 	ck_assert_msg(ev & POLLHUP, "no POLLHUP after the grandchild was reaped");
 	ck_assert_errno(pt_get_info(fd, &info, PID_CREDS), ESRCH);

@@ -560,30 +560,15 @@ END_TEST
 START_TEST(exit_status_of_a_non_child)
 {
 	bool want = (kernel & K_EXIT) || opens_module_pidfds();
-	struct pt_sync got, go;
 	struct pidfd_dev_info info;
-	pid_t child, grandchild;
+	struct pt_non_child nc;
 	struct res r;
 	int fd;
 
-	pt_sync_init(&got);
-	pt_sync_init(&go);
-	child = pt_fork();
-	if (child == 0) {
-		pid_t g = fork();
-
-		if (g == 0) {
-			pt_sync_get(&go, 20000);
-			_exit(7);
-		}
-		pt_sync_put(&got, g);
-		_exit(waitpid(g, NULL, 0) == g ? 0 : 1);
-	}
-	grandchild = pt_sync_get(&got, 10000);
-	ck_assert_int_gt(grandchild, 0);
-	fd = ck_assert_ok(pidfd_open(grandchild, 0));
-	pt_sync_put(&go, 1);
-	ck_assert_int_eq(pt_reap_status(child), 0);
+	ck_assert_int_gt(pt_fork_non_child(&nc, 7, 0), 0);
+	fd = ck_assert_ok(pidfd_open(nc.pid, 0));
+	pt_non_child_go(&nc);
+	ck_assert_int_eq(pt_non_child_end(&nc), 0);
 	ck_assert_int_gt(pt_poll1(fd, POLLIN, 10000), 0);
 
 	r = get_info(fd, &info, PIDFD_INFO_EXIT);
@@ -599,8 +584,6 @@ START_TEST(exit_status_of_a_non_child)
 		     CALL(raw_ioctl(fd, PIDFD_DEV_GET_INFO, &raw_info)));
 	}
 	close(fd);
-	pt_sync_close(&got);
-	pt_sync_close(&go);
 }
 END_TEST
 

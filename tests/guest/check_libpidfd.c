@@ -945,35 +945,16 @@ END_TEST
 /* A process that is not our child: its parent reaps it, we read the status. */
 START_TEST(exit_status_of_non_child)
 {
-	int to_grandchild[2], from_mid[2], fd, status;
+	struct pt_non_child nc;
+	int fd, status;
 	int64_t start;
-	pid_t mid, grandchild;
-	char c = 'x';
 
-	ck_assert_int_eq(pipe(to_grandchild), 0);
-	ck_assert_int_eq(pipe(from_mid), 0);
-	mid = pt_fork();
-	if (mid == 0) {
-		pid_t g = fork();
-
-		if (g == 0) {
-			if (read(to_grandchild[0], &c, 1) != 1)
-				_exit(100);
-			_exit(42);
-		}
-		if (write(from_mid[1], &g, sizeof(g)) != sizeof(g))
-			_exit(101);
-		while (waitpid(g, &status, 0) < 0)
-			;
-		_exit(0);
-	}
-	ck_assert_int_eq(read(from_mid[0], &grandchild, sizeof(grandchild)),
-			 sizeof(grandchild));
-	fd = libpidfd_open(grandchild, 0);
+	ck_assert_int_gt(pt_fork_non_child(&nc, 42, 0), 0);
+	fd = libpidfd_open(nc.pid, 0);
 	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(libpidfd_wait_exit(fd, 100), -1);
 	ck_assert_int_eq(errno, ETIMEDOUT);
-	ck_assert_int_eq(write(to_grandchild[1], &c, 1), 1);
+	pt_non_child_go(&nc);
 	ck_assert_int_eq(libpidfd_wait_exit(fd, WAIT_MS), 0);
 
 	/* Its parent reaps it a moment later. */
@@ -988,7 +969,7 @@ START_TEST(exit_status_of_non_child)
 	errno = 0;
 	ck_assert_int_eq(libpidfd_getpid(fd), -1);
 	ck_assert_int_eq(errno, ESRCH);
-	reap(mid, &status);
+	ck_assert_int_eq(pt_non_child_end(&nc), 0);
 	close(fd);
 }
 END_TEST

@@ -55,66 +55,25 @@ static pid_t start_sleeper(void)
 	return pid;
 }
 
-/*
- * A grandchild (not our child) that exits with @code, or dies of @sig,
- * when a byte is written to *go; its parent reaps it. Returns its PID;
- * *mid is the parent to reap afterwards.
- */
-static pid_t start_non_child(int code, int sig, int *go, pid_t *mid)
-{
-	int gopipe[2], report[2];
-	pid_t g;
-
-	ck_assert_int_eq(pipe(gopipe), 0);
-	ck_assert_int_eq(pipe(report), 0);
-	*mid = pt_fork();
-	if (*mid == 0) {
-		int status;
-
-		g = fork();
-		if (g == 0) {
-			char c;
-
-			if (read(gopipe[0], &c, 1) != 1)
-				_exit(100);
-			if (sig)
-				raise(sig);
-			_exit(code);
-		}
-		if (write(report[1], &g, sizeof(g)) != sizeof(g))
-			_exit(101);
-		while (waitpid(g, &status, 0) < 0)
-			;
-		_exit(0);
-	}
-	ck_assert_int_ge(*mid, 0);
-	close(gopipe[0]);
-	close(report[1]);
-	ck_assert_int_eq(read(report[0], &g, sizeof(g)), sizeof(g));
-	close(report[0]);
-	*go = gopipe[1];
-	return g;
-}
-
 /* ---- wait ---- */
 
 START_TEST(wait_non_child_exit_status)
 {
 	char pidtext[16], want[64];
 	struct pt_tool_run r;
-	pid_t g, mid;
-	int go, status;
+	struct pt_non_child nc;
+	pid_t g;
 
-	g = start_non_child(42, 0, &go, &mid);
+	g = pt_fork_non_child(&nc, 42, 0);
+	ck_assert_int_gt(g, 0);
 	pt_tool_start(&r, (const char *const[]){ "wait", itoa_buf(g, pidtext), NULL });
 	pt_tool_wait_holding(r.pid, g);
-	ck_assert_int_eq(write(go, "x", 1), 1);
+	pt_non_child_go(&nc);
 	ck_assert_msg(pt_tool_finish(&r) == 0, "stderr: %s", r.stderr_text);
 	snprintf(want, sizeof(want), "%d: exited with status 42\n", g);
 	ck_assert_str_eq(r.stdout_text, want);
 	ck_assert_str_eq(r.stderr_text, "");
-	waitpid(mid, &status, 0);
-	close(go);
+	ck_assert_int_eq(pt_non_child_end(&nc), 0);
 }
 END_TEST
 
@@ -130,8 +89,8 @@ START_TEST(verbose_names_the_backend)
 	const char *modules = "the module's pidfd (/dev/pidfd)";
 	char pidtext[16], want[96];
 	struct pt_tool_run r;
-	pid_t g, mid;
-	int go, status;
+	struct pt_non_child nc;
+	pid_t g;
 
 	itoa_buf(getpid(), pidtext);
 	ck_assert_int_eq(PT_TOOL(&r, "kill", "-v", "-s", "0", pidtext), 0);
@@ -143,11 +102,12 @@ START_TEST(verbose_names_the_backend)
 	snprintf(want, sizeof(want), "pidfdctl: %s: %s\n", pidtext, modules);
 	ck_assert_str_eq(r.stderr_text, want);
 
-	g = start_non_child(43, 0, &go, &mid);
+	g = pt_fork_non_child(&nc, 43, 0);
+	ck_assert_int_gt(g, 0);
 	pt_tool_start(&r, (const char *const[]){ "wait", "--backend", "native", "-v",
 					 itoa_buf(g, pidtext), NULL });
 	pt_tool_wait_holding(r.pid, g);
-	ck_assert_int_eq(write(go, "x", 1), 1);
+	pt_non_child_go(&nc);
 	ck_assert_int_eq(pt_tool_finish(&r), 0);
 	if (db_features()->info_exit)
 		snprintf(want, sizeof(want), "%d: exited with status 43\n", g);
@@ -157,8 +117,7 @@ START_TEST(verbose_names_the_backend)
 	ck_assert_str_eq(r.stdout_text, want);
 	snprintf(want, sizeof(want), "pidfdctl: %d: %s\n", g, kernels);
 	ck_assert_str_eq(r.stderr_text, want);
-	waitpid(mid, &status, 0);
-	close(go);
+	ck_assert_int_eq(pt_non_child_end(&nc), 0);
 }
 END_TEST
 
@@ -166,18 +125,18 @@ START_TEST(wait_non_child_killed)
 {
 	char pidtext[16], want[64];
 	struct pt_tool_run r;
-	pid_t g, mid;
-	int go, status;
+	struct pt_non_child nc;
+	pid_t g;
 
-	g = start_non_child(0, SIGKILL, &go, &mid);
+	g = pt_fork_non_child(&nc, 0, SIGKILL);
+	ck_assert_int_gt(g, 0);
 	pt_tool_start(&r, (const char *const[]){ "wait", itoa_buf(g, pidtext), NULL });
 	pt_tool_wait_holding(r.pid, g);
-	ck_assert_int_eq(write(go, "x", 1), 1);
+	pt_non_child_go(&nc);
 	ck_assert_int_eq(pt_tool_finish(&r), 0);
 	snprintf(want, sizeof(want), "%d: killed by signal SIGKILL\n", g);
 	ck_assert_str_eq(r.stdout_text, want);
-	waitpid(mid, &status, 0);
-	close(go);
+	ck_assert_int_eq(pt_non_child_end(&nc), 0);
 }
 END_TEST
 
@@ -186,14 +145,16 @@ START_TEST(wait_several_and_unreaped)
 {
 	char p1[16], p2[16], want[64];
 	struct pt_tool_run r;
-	pid_t g, mid, z;
-	int go, status;
+	struct pt_non_child nc;
+	pid_t g, z;
+	int status;
 
-	g = start_non_child(3, 0, &go, &mid);
+	g = pt_fork_non_child(&nc, 3, 0);
+	ck_assert_int_gt(g, 0);
 	z = start_sleeper();
 	pt_tool_start(&r, (const char *const[]){ "wait", itoa_buf(g, p1), itoa_buf(z, p2), NULL });
 	pt_tool_wait_holding(r.pid, z);
-	ck_assert_int_eq(write(go, "x", 1), 1);
+	pt_non_child_go(&nc);
 	kill(z, SIGTERM);	/* a zombie: we do not reap until pidfdctl is done */
 	ck_assert_int_eq(pt_tool_finish(&r), 0);
 	snprintf(want, sizeof(want), "%d: exited with status 3\n", g);
@@ -201,8 +162,7 @@ START_TEST(wait_several_and_unreaped)
 	snprintf(want, sizeof(want), "%d: exited (status unavailable)\n", z);
 	ck_assert_msg(strstr(r.stdout_text, want), "%s", r.stdout_text);
 	waitpid(z, &status, 0);
-	waitpid(mid, &status, 0);
-	close(go);
+	ck_assert_int_eq(pt_non_child_end(&nc), 0);
 }
 END_TEST
 
@@ -211,21 +171,21 @@ START_TEST(wait_count_first)
 {
 	char p1[16], p2[16], want[64];
 	struct pt_tool_run r;
-	pid_t g, mid, s = start_sleeper();
-	int go, status;
+	struct pt_non_child nc;
+	pid_t g, s = start_sleeper();
 
-	g = start_non_child(5, 0, &go, &mid);
+	g = pt_fork_non_child(&nc, 5, 0);
+	ck_assert_int_gt(g, 0);
 	pt_tool_start(&r, (const char *const[]){ "wait", "--count", "1",
 			itoa_buf(s, p1), itoa_buf(g, p2), NULL });
 	pt_tool_wait_holding(r.pid, g);
-	ck_assert_int_eq(write(go, "x", 1), 1);
+	pt_non_child_go(&nc);
 	ck_assert_msg(pt_tool_finish(&r) == 0, "stderr: %s", r.stderr_text);
 	snprintf(want, sizeof(want), "%d: exited with status 5\n", g);
 	ck_assert_str_eq(r.stdout_text, want);
 	ck_assert_int_eq(kill(s, 0), 0);	/* not waited for, still there */
 	pt_kill_reap(s);
-	waitpid(mid, &status, 0);
-	close(go);
+	ck_assert_int_eq(pt_non_child_end(&nc), 0);
 }
 END_TEST
 
@@ -234,27 +194,27 @@ START_TEST(wait_exit_status)
 {
 	char pidtext[16];
 	struct pt_tool_run r;
-	pid_t g, mid;
-	int go, status;
+	struct pt_non_child nc;
+	pid_t g;
 
-	g = start_non_child(7, 0, &go, &mid);
+	g = pt_fork_non_child(&nc, 7, 0);
+	ck_assert_int_gt(g, 0);
 	pt_tool_start(&r, (const char *const[]){ "wait", "--exit-status",
 			itoa_buf(g, pidtext), NULL });
 	pt_tool_wait_holding(r.pid, g);
-	ck_assert_int_eq(write(go, "x", 1), 1);
+	pt_non_child_go(&nc);
 	ck_assert_int_eq(pt_tool_finish(&r), 7);
-	waitpid(mid, &status, 0);
-	close(go);
+	ck_assert_int_eq(pt_non_child_end(&nc), 0);
 
-	g = start_non_child(0, SIGTERM, &go, &mid);
+	g = pt_fork_non_child(&nc, 0, SIGTERM);
+	ck_assert_int_gt(g, 0);
 	pt_tool_start(&r, (const char *const[]){ "wait", "-x", "--quiet",
 			itoa_buf(g, pidtext), NULL });
 	pt_tool_wait_holding(r.pid, g);
-	ck_assert_int_eq(write(go, "x", 1), 1);
+	pt_non_child_go(&nc);
 	ck_assert_int_eq(pt_tool_finish(&r), 128 + SIGTERM);
 	ck_assert_str_eq(r.stdout_text, "");
-	waitpid(mid, &status, 0);
-	close(go);
+	ck_assert_int_eq(pt_non_child_end(&nc), 0);
 }
 END_TEST
 

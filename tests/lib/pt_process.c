@@ -307,6 +307,46 @@ void pt_sync_close(struct pt_sync *s)
 	s->fd[0] = s->fd[1] = -1;
 }
 
+pid_t pt_fork_non_child(struct pt_non_child *nc, int code, int sig)
+{
+	struct pt_sync up;
+
+	pt_sync_init(&up);
+	pt_sync_init(&nc->go);
+	nc->pid = -1;
+	nc->mid = pt_fork();
+	if (nc->mid == 0) {
+		pid_t g = pt_fork();
+
+		if (g == 0) {
+			if (pt_sync_get(&nc->go, 60000) != 1)
+				_exit(100);
+			if (sig)
+				raise(sig);
+			_exit(code);
+		}
+		pt_sync_put(&up, g);
+		_exit(pt_reap(g) == (sig ? 128 + sig : code) ? 0 : 1);
+	}
+	if (nc->mid > 0)
+		nc->pid = pt_sync_get(&up, 10000);
+	pt_sync_close(&up);
+	return nc->pid;
+}
+
+void pt_non_child_go(struct pt_non_child *nc)
+{
+	pt_sync_put(&nc->go, 1);
+}
+
+int pt_non_child_end(struct pt_non_child *nc)
+{
+	int ret = nc->mid > 0 ? pt_reap(nc->mid) : -1;
+
+	pt_sync_close(&nc->go);
+	return ret;
+}
+
 void pt_ready_then_pause(struct pt_sync *ready)
 {
 	pt_sync_put(ready, 1);

@@ -96,6 +96,16 @@ void pt_sync_init(struct pt_sync *s);
 void pt_sync_put(struct pt_sync *s, int v);
 int pt_sync_get(struct pt_sync *s, int timeout_ms);
 void pt_sync_close(struct pt_sync *s);
+/*
+ * A process that is not our child: our child @mid forks @pid, and reaps
+ * it once it exits. @pid waits for pt_non_child_go(), then raises @sig if
+ * nonzero, else exits with @code. Returns @pid, -1 if it was not forked.
+ */
+struct pt_non_child { pid_t pid, mid; struct pt_sync go; };
+pid_t pt_fork_non_child(struct pt_non_child *nc, int code, int sig);
+void pt_non_child_go(struct pt_non_child *nc);
+/* Reaps @mid: 0 if it reaped @pid, which ended as asked; else nonzero. */
+int pt_non_child_end(struct pt_non_child *nc);
 /* In a child: says 1 through @ready, then waits to be killed. */
 void pt_ready_then_pause(struct pt_sync *ready) __attribute__((noreturn));
 /*
