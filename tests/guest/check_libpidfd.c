@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,10 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -974,6 +979,127 @@ START_TEST(exit_status_of_non_child)
 }
 END_TEST
 
+/*
+ * The kernel's PIDFD_GET_INFO of 6.15 to 7.2 answers ESRCH to a call that
+ * finds the task just before its parent reaps it, with the exit recorded
+ * by then. Seen in the wild only now and then, so played here: a seccomp
+ * listener answers GET_INFO as scripted (an errno, or 0 to let it reach
+ * the pidfd), and counts the calls.
+ */
+struct get_info_script {
+	int listener;
+	int answer[2];
+	int calls;
+};
+
+static void *answer_get_info(void *arg)
+{
+	struct get_info_script *script = arg;
+	struct seccomp_notif req;
+	struct seccomp_notif_resp resp;
+
+	for (;;) {
+		int n, err;
+
+		memset(&req, 0, sizeof(req));
+		if (ioctl(script->listener, SECCOMP_IOCTL_NOTIF_RECV, &req) < 0) {
+			if (errno == EINTR)	/* SIGCHLD of a child */
+				continue;
+			return NULL;
+		}
+		n = __atomic_fetch_add(&script->calls, 1, __ATOMIC_SEQ_CST);
+		err = n < 2 ? script->answer[n] : 0;
+		memset(&resp, 0, sizeof(resp));
+		resp.id = req.id;
+		resp.error = -err;
+		resp.flags = err ? 0 : SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+		ioctl(script->listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+	}
+}
+
+/* The listener for ioctl(PIDFD_DEV_GET_INFO) of this thread, or -1. */
+static int listen_to_get_info(void)
+{
+	struct sock_filter code[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_ioctl, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, args[1])),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+			 (unsigned int)PIDFD_DEV_GET_INFO, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = {
+		.len = sizeof(code) / sizeof(code[0]),
+		.filter = code,
+	};
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return -1;
+	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+			    SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+}
+
+/* libpidfd_exit_status() of a reaped child whose GET_INFO is scripted. */
+static int exit_status_scripted(struct get_info_script *script, int first,
+				int second, int *status)
+{
+	pid_t child = pt_fork_exit(42);
+	int fd = libpidfd_open(child, 0), ret;
+
+	PT_REQUIRE(fd >= 0, "open: %s", pt_errname(errno));
+	PT_REQUIRE(pt_reap(child) == 42, "reap");
+	script->answer[0] = first;
+	script->answer[1] = second;
+	__atomic_store_n(&script->calls, 0, __ATOMIC_SEQ_CST);
+	ret = libpidfd_exit_status(fd, status);
+	close(fd);
+	return ret < 0 ? errno : 0;
+}
+
+static int exit_status_after_esrch_main(void *arg)
+{
+	struct get_info_script script = { .listener = -1 };
+	pthread_t thread;
+	int status = -1;
+
+	(void)arg;
+	script.listener = listen_to_get_info();
+	PT_CHECK(script.listener >= 0, "seccomp: %s", pt_errname(errno));
+	PT_CHECK(pthread_create(&thread, NULL, answer_get_info, &script) == 0,
+		 "thread");
+	/* Unscripted: one call. */
+	PT_CHECK(exit_status_scripted(&script, 0, 0, &status) == 0, "plain");
+	PT_CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 42, "%#x", status);
+	PT_CHECK(script.calls == 1, "%d calls", script.calls);
+	/* ESRCH, then the answer: asked once more. */
+	status = -1;
+	PT_CHECK(exit_status_scripted(&script, ESRCH, 0, &status) == 0,
+		 "after ESRCH");
+	PT_CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 42, "%#x", status);
+	PT_CHECK(script.calls == 2, "%d calls", script.calls);
+	/* ESRCH twice: it stands, no third call. */
+	PT_CHECK(exit_status_scripted(&script, ESRCH, ESRCH, &status) == ESRCH,
+		 "ESRCH twice");
+	PT_CHECK(script.calls == 2, "%d calls", script.calls);
+	/* Any other error stands at once. */
+	PT_CHECK(exit_status_scripted(&script, EBADF, 0, &status) == EBADF,
+		 "EBADF");
+	PT_CHECK(script.calls == 1, "%d calls", script.calls);
+	return 0;
+}
+
+START_TEST(exit_status_after_esrch)
+{
+	char msg[512] = "";
+
+	ck_assert_msg(pt_run(exit_status_after_esrch_main, NULL, msg,
+			     sizeof(msg)) == 0, "%s", msg);
+}
+END_TEST
+
 START_TEST(wait_exit_timing)
 {
 	int64_t start;
@@ -1164,7 +1290,8 @@ static Suite *libpidfd_suite(void)
 	tcase_set_timeout(tc, 30);
 	pt_add_tests(tc, procfd, get_namespace, from_procdir_round_trip,
 		     get_info_fields, get_info_creds_of_unprivileged,
-		     exit_status_of_non_child, wait_exit_timing,
+		     exit_status_of_non_child, exit_status_after_esrch,
+		     wait_exit_timing,
 		     wait_exit_thread, getpid_rules, get_id_both_kinds,
 		     module_pidfds_need_no_proc);
 	suite_add_tcase(s, tc);

@@ -172,7 +172,9 @@ int libpidfd_wait_exit(int pidfd, int timeout_ms);
  * for pidfds open then: the module's on every kernel, the kernel's from
  * 6.15. Returns 0, or -1 with errno EAGAIN while the process is alive or
  * a zombie not yet reaped, or ESRCH if the exit was not recorded (a
- * kernel's pidfd before 6.15 cannot be converted after the reap).
+ * kernel's pidfd before 6.15 cannot be converted after the reap). An
+ * ESRCH from the kernel's 6.15 to 7.2, which give it to a call that races
+ * the reap, is asked again once.
  */
 int libpidfd_exit_status(int pidfd, int *status);
 

@@ -512,8 +512,19 @@ int libpidfd_exit_status(int pidfd, int *status)
 
 	memset(&info, 0, sizeof(info));
 	info.mask = PIDFD_INFO_EXIT;
-	if (libpidfd_get_info(pidfd, &info, sizeof(info)) < 0)
-		return -1;
+	if (libpidfd_get_info(pidfd, &info, sizeof(info)) < 0) {
+		/*
+		 * The kernel's PIDFD_GET_INFO of 6.15 to 7.2 gives ESRCH to a
+		 * caller that found the task just as its parent reaped it;
+		 * the reap recorded the exit first. Ask once more (7.3 does).
+		 */
+		if (errno != ESRCH)
+			return -1;
+		memset(&info, 0, sizeof(info));
+		info.mask = PIDFD_INFO_EXIT;
+		if (libpidfd_get_info(pidfd, &info, sizeof(info)) < 0)
+			return -1;
+	}
 	if (!(info.mask & PIDFD_INFO_EXIT)) {
 		/* Alive, or a zombie its parent has not reaped yet. */
 		errno = EAGAIN;
