@@ -1032,6 +1032,12 @@ START_TEST(passthrough)
 	ck_assert_int_eq(syscall(SYS_getpid), getpid());
 	ck_assert_int_eq(syscall(SYS_gettid), pt_gettid());
 	ck_assert_errno(syscall(-1), ENOSYS);
+	/* An unknown number that shares its low byte with one we look at. */
+	ck_assert_errno(syscall(SYS_ioctl | 0x10000), ENOSYS);
+#if SYS_getpeername % 256 == SYS_setns % 256
+	/* x86-64: a real call that does, passed on after a look. */
+	ck_assert_errno(syscall(SYS_getpeername, -1, NULL, NULL), EBADF);
+#endif
 	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
 	ck_assert_int_eq(getsockopt(sv[0], SOL_SOCKET, SO_TYPE, &type, &len), 0);
 	ck_assert_int_eq(type, SOCK_STREAM);
@@ -1039,6 +1045,25 @@ START_TEST(passthrough)
 	close(sv[1]);
 	close(p[0]);
 	close(p[1]);
+}
+END_TEST
+
+/* syscall()'s sixth argument, on the stack on x86-64, reaches the kernel. */
+START_TEST(passthrough_sixth_argument)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	int fd = memfd_create("sixth", MFD_CLOEXEC);
+	char *map;
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(ftruncate(fd, 2 * page), 0);
+	ck_assert_int_eq(pwrite(fd, "second", 6, page), 6);
+	map = (char *)syscall(SYS_mmap, NULL, page, PROT_READ, MAP_SHARED, fd,
+			      page);
+	ck_assert_msg(map != MAP_FAILED, "mmap: %s", pt_errname(errno));
+	ck_assert_mem_eq(map, "second", 6);
+	ck_assert_int_eq(munmap(map, page), 0);
+	close(fd);
 }
 END_TEST
 
@@ -1434,8 +1459,8 @@ int main(int argc, char **argv)
 		     libc_pidfd_getpid, namespaces,
 		     peer_socketpair,
 		     peer_connect_accept, kernel_only_calls, setns_through_pidfd,
-		     errors_as_the_kernel, passthrough, fork_exec,
-		     signal_handler, threads_first_use, said_when_not_preloaded,
+		     errors_as_the_kernel, passthrough,
+		     passthrough_sixth_argument, fork_exec, signal_handler, threads_first_use, said_when_not_preloaded,
 		     python_unmodified);
 	return pt_main(s);
 }

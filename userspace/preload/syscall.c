@@ -7,8 +7,9 @@
  * the call made as the program made it, then what pidfd.c and ioctl.c do
  * after it. Any other number is passed on at once.
  */
-#include <assert.h>
 #include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <linux/ioctl.h>
 #include <sys/syscall.h>
@@ -17,6 +18,8 @@
 #include "preload.h"
 
 typedef long syscall_fn(long, ...);
+/* The next syscall() is variadic; ours and syscall_rest() take seven. */
+typedef long syscall_entry(long, long, long, long, long, long, long);
 
 static long after(long ret, long nr, const long a[6])
 {
@@ -50,30 +53,12 @@ static long after(long ret, long nr, const long a[6])
 	return ret;
 }
 
-/* The numbers after() looks at, as bits of a map: all below 512. */
-#define BIT(nr) (UINT64_C(1) << ((nr) & 63))
-static const uint64_t interposed[8] = {
-	[SYS_ioctl >> 6] = BIT(SYS_ioctl),
-	[SYS_waitid >> 6] = BIT(SYS_waitid),
-	[SYS_setns >> 6] = BIT(SYS_setns),
-	[PRELOAD_SYS_pidfd_open >> 6] =
-		BIT(PRELOAD_SYS_pidfd_send_signal) | BIT(PRELOAD_SYS_pidfd_open) |
-		BIT(PRELOAD_SYS_clone3) | BIT(PRELOAD_SYS_pidfd_getfd) |
-		BIT(PRELOAD_SYS_process_madvise),
-	[PRELOAD_SYS_process_mrelease >> 6] = BIT(PRELOAD_SYS_process_mrelease),
+/* The numbers after() looks at. */
+static const unsigned short interposed[] = {
+	SYS_ioctl, SYS_waitid, SYS_setns, PRELOAD_SYS_pidfd_send_signal,
+	PRELOAD_SYS_pidfd_open, PRELOAD_SYS_clone3, PRELOAD_SYS_pidfd_getfd,
+	PRELOAD_SYS_process_madvise, PRELOAD_SYS_process_mrelease,
 };
-
-/* Each word above holds the numbers it names, and no two share one. */
-static_assert(PRELOAD_SYS_pidfd_send_signal >> 6 == PRELOAD_SYS_pidfd_open >> 6 &&
-	      PRELOAD_SYS_pidfd_getfd >> 6 == PRELOAD_SYS_pidfd_open >> 6 &&
-	      PRELOAD_SYS_clone3 >> 6 == PRELOAD_SYS_pidfd_open >> 6 &&
-	      PRELOAD_SYS_process_madvise >> 6 == PRELOAD_SYS_pidfd_open >> 6 &&
-	      PRELOAD_SYS_process_mrelease >> 6 == 7 &&
-	      PRELOAD_SYS_pidfd_open >> 6 == 6 && SYS_ioctl >> 6 < 6 &&
-	      SYS_waitid >> 6 < 6 && SYS_setns >> 6 < 6 &&
-	      SYS_ioctl >> 6 != SYS_waitid >> 6 && SYS_waitid >> 6 != SYS_setns >> 6 &&
-	      SYS_ioctl >> 6 != SYS_setns >> 6,
-	      "one word of the map per group of numbers");
 
 static long __attribute__((noinline))
 syscall_rest(long nr, long a0, long a1, long a2, long a3, long a4, long a5)
@@ -96,12 +81,59 @@ syscall_rest(long nr, long a0, long a1, long a2, long a3, long a4, long a5)
 }
 
 /*
+ * Where syscall() sends number nr: preload_syscall_to[nr & 0xff], the next
+ * syscall() where no number after() looks at has that low byte, else
+ * syscall_rest(), which passes the others on after one look. Before our
+ * constructor (another object's), or where there is no next syscall(),
+ * every entry is syscall_rest().
+ */
+PRELOAD_PRIVATE syscall_entry *preload_syscall_to[256] = {
+	[0 ... 255] = syscall_rest
+};
+
+__attribute__((constructor)) static void resolve_syscall_to(void)
+{
+	syscall_entry *next = (syscall_entry *)preload_next(NEXT_SYSCALL);
+	bool ours[256] = { false };
+
+	if (!next)
+		return;
+	for (size_t i = 0; i < sizeof(interposed) / sizeof(interposed[0]); i++)
+		ours[interposed[i] & 0xff] = true;
+	for (int i = 0; i < 256; i++)
+		if (!ours[i])
+			__atomic_store_n(&preload_syscall_to[i], next,
+					 __ATOMIC_RELAXED);
+}
+
+#if defined(__x86_64__) && !defined(__ILP32__)
+/*
  * glibc declares syscall(long, ...), and its own reads six arguments
- * after the number whatever the call takes, from the registers and the
- * stack where a variadic caller puts them: so does this definition, which
- * is not variadic so that a passed-through call costs a load, a look in a
- * map and a jump. Its C name is another, as <unistd.h> (which <signal.h>
- * brings in) declares syscall() variadic; its symbol is syscall.
+ * after the number, the last from the stack, whatever the call takes.
+ * Here it is three instructions that leave every register (%al too) and
+ * the stack as the caller set them and jump to preload_syscall_to's entry:
+ * C could not jump on without copying the stack's argument.
+ */
+__asm__(".pushsection .text\n"
+	".globl syscall\n"
+	".type syscall, @function\n"
+	".p2align 4\n"
+	"syscall:\n"
+	".cfi_startproc\n"
+#ifdef __CET__
+	"	endbr64\n"
+#endif
+	"	movzbl %dil, %r11d\n"
+	"	leaq preload_syscall_to(%rip), %r10\n"
+	"	jmpq *(%r10,%r11,8)\n"
+	".cfi_endproc\n"
+	".size syscall, .-syscall\n"
+	".popsection\n");
+#else
+/*
+ * Elsewhere (arm64) the seven arguments all come in registers, where a
+ * jump on leaves them. The C name is another, as <unistd.h> declares
+ * syscall() variadic; its symbol is syscall.
  */
 PRELOAD_EXPORT long preload_syscall(long nr, long a0, long a1, long a2,
 				    long a3, long a4, long a5)
@@ -110,10 +142,9 @@ PRELOAD_EXPORT long preload_syscall(long nr, long a0, long a1, long a2,
 PRELOAD_EXPORT long preload_syscall(long nr, long a0, long a1, long a2,
 				    long a3, long a4, long a5)
 {
-	syscall_fn *next = (syscall_fn *)preload_next_resolved(NEXT_SYSCALL);
+	syscall_entry *to = __atomic_load_n(&preload_syscall_to[nr & 0xff],
+					    __ATOMIC_RELAXED);
 
-	if (__builtin_expect(next && ((unsigned long)nr >= 512 ||
-				      !(interposed[nr >> 6] & BIT(nr))), 1))
-		return next(nr, a0, a1, a2, a3, a4, a5);
-	return syscall_rest(nr, a0, a1, a2, a3, a4, a5);
+	return to(nr, a0, a1, a2, a3, a4, a5);
 }
+#endif
