@@ -248,7 +248,7 @@ END_TEST
 START_TEST(open_process)
 {
 	pid_t child = pt_fork_sleeper();
-	int raw, fd, nb, sys;
+	int raw, fd, nb, sys, high;
 
 	ck_assert_int_gt(child, 0);
 	raw = ck_assert_ok(raw_open(child, 0));
@@ -265,10 +265,14 @@ START_TEST(open_process)
 	ck_assert(fcntl(nb, F_GETFL) & O_NONBLOCK);
 	sys = ck_assert_ok(syscall(SYS_pidfd_open, child, 0));
 	ck_assert_int_eq(is_module_pidfd(sys), opens_module_pidfds());
+	/* The kernel reads the number's low 32 bits only: so do we. */
+	high = ck_assert_ok(syscall((1L << 32) | SYS_pidfd_open, child, 0));
+	ck_assert_int_eq(is_module_pidfd(high), opens_module_pidfds());
 	pt_kill_reap(child);
 	close(fd);
 	close(nb);
 	close(sys);
+	close(high);
 }
 END_TEST
 
@@ -1048,7 +1052,10 @@ START_TEST(passthrough)
 }
 END_TEST
 
-/* syscall()'s sixth argument, on the stack on x86-64, reaches the kernel. */
+/*
+ * syscall()'s sixth argument, on the stack on x86-64, reaches the kernel:
+ * the third of three pages, each marked, mapped by its offset.
+ */
 START_TEST(passthrough_sixth_argument)
 {
 	long page = sysconf(_SC_PAGESIZE);
@@ -1056,12 +1063,14 @@ START_TEST(passthrough_sixth_argument)
 	char *map;
 
 	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(ftruncate(fd, 2 * page), 0);
+	ck_assert_int_eq(ftruncate(fd, 3 * page), 0);
+	ck_assert_int_eq(pwrite(fd, "first", 5, 0), 5);
 	ck_assert_int_eq(pwrite(fd, "second", 6, page), 6);
+	ck_assert_int_eq(pwrite(fd, "third", 5, 2 * page), 5);
 	map = (char *)syscall(SYS_mmap, NULL, page, PROT_READ, MAP_SHARED, fd,
-			      page);
+			      2 * page);
 	ck_assert_msg(map != MAP_FAILED, "mmap: %s", pt_errname(errno));
-	ck_assert_mem_eq(map, "second", 6);
+	ck_assert_mem_eq(map, "third", 5);
 	ck_assert_int_eq(munmap(map, page), 0);
 	close(fd);
 }

@@ -65,6 +65,8 @@ syscall_rest(long nr, long a0, long a1, long a2, long a3, long a4, long a5)
 {
 	syscall_fn *next = (syscall_fn *)preload_next(NEXT_SYSCALL);
 	const long a[6] = { a0, a1, a2, a3, a4, a5 };
+	/* The call the kernel makes of it: only the low 32 bits count. */
+	const long call = (int)nr;
 	long ret;
 
 	if (!next) {
@@ -72,12 +74,12 @@ syscall_rest(long nr, long a0, long a1, long a2, long a3, long a4, long a5)
 		return -1;
 	}
 	ret = next(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
-	if ((ret >= 0 && nr != PRELOAD_SYS_pidfd_open &&
-	     nr != PRELOAD_SYS_clone3) ||
-	    (nr == SYS_ioctl &&
+	if ((ret >= 0 && call != PRELOAD_SYS_pidfd_open &&
+	     call != PRELOAD_SYS_clone3) ||
+	    (call == SYS_ioctl &&
 	     _IOC_TYPE((unsigned long)a[1]) != PIDFS_IOCTL_MAGIC))
 		return ret;
-	return after(ret, nr, a);
+	return after(ret, call, a);
 }
 
 /*
@@ -120,7 +122,7 @@ __asm__(".pushsection .text\n"
 	".p2align 4\n"
 	"syscall:\n"
 	".cfi_startproc\n"
-#ifdef __CET__
+#if defined(__CET__) && (__CET__ & 1)
 	"	endbr64\n"
 #endif
 	"	movzbl %dil, %r11d\n"
@@ -131,9 +133,10 @@ __asm__(".pushsection .text\n"
 	".popsection\n");
 #else
 /*
- * Elsewhere (arm64) the seven arguments all come in registers, where a
- * jump on leaves them. The C name is another, as <unistd.h> declares
- * syscall() variadic; its symbol is syscall.
+ * Elsewhere the same table, from C: on arm64, where the seven arguments
+ * all come in registers, a jump on that leaves them. The C name is
+ * another, as <unistd.h> declares syscall() variadic; its symbol is
+ * syscall.
  */
 PRELOAD_EXPORT long preload_syscall(long nr, long a0, long a1, long a2,
 				    long a3, long a4, long a5)
@@ -145,6 +148,7 @@ PRELOAD_EXPORT long preload_syscall(long nr, long a0, long a1, long a2,
 	syscall_entry *to = __atomic_load_n(&preload_syscall_to[nr & 0xff],
 					    __ATOMIC_RELAXED);
 
-	return to(nr, a0, a1, a2, a3, a4, a5);
+	/* As glibc's own is called (syscall_rest() does not mind). */
+	return ((syscall_fn *)to)(nr, a0, a1, a2, a3, a4, a5);
 }
 #endif
