@@ -793,6 +793,28 @@ static bool probe_stat_read(const char *name, struct probe_stat *ps)
  */
 static const char *production_module;
 
+/*
+ * probe_stats=reset given at load comes before the figures exist: the
+ * load must fail with ENODEV and leave no module (an oops would fail the
+ * run).
+ */
+static void probe_reset_at_load_refused(const char *path)
+{
+	char params[sizeof(module_params) + 32];
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
+
+	if (fd < 0)
+		die("%s: %m", path);
+	snprintf(params, sizeof(params), "%s probe_stats=reset", module_params);
+	ret = (int)syscall(SYS_finit_module, fd, params, 0);
+	if (ret == 0 || errno != ENODEV)
+		die("finit_module %s with probe_stats=reset: %s, want ENODEV",
+		    path, ret == 0 ? "loaded" : strerror(errno));
+	close(fd);
+	if (module_loaded())
+		die("the refused load left the module");
+}
+
 static bool use_probe_build(const char *what)
 {
 	const char *stats_path = getenv("PIDFD_BENCH_PROBE_MODULE");
@@ -806,6 +828,7 @@ static bool use_probe_build(const char *what)
 		return false;
 	}
 	unload_module();
+	probe_reset_at_load_refused(stats_path);
 	production_module = module_path;
 	module_path = stats_path;
 	load_module();

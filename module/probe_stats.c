@@ -11,6 +11,8 @@
  */
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include <linux/lockdep.h>
+#include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
@@ -34,7 +36,12 @@ struct probe_stats {
 	struct probe_stat stat[PFD_NR_PROBE_STATS];
 };
 
-/* Too big for the module's static per-CPU area: allocated at load. */
+/*
+ * Too big for the module's static per-CPU area: allocated at load. Set
+ * and cleared under the module's parameter lock, which the parameter's
+ * readers and writers hold: a load-time argument comes before init, and
+ * sysfs outlives exit until the module is freed.
+ */
 static struct probe_stats __percpu *probe_stats;
 
 static const char *const stat_names[PFD_NR_PROBE_STATS] = {
@@ -46,13 +53,25 @@ static const char *const stat_names[PFD_NR_PROBE_STATS] = {
 
 int pfd_probe_stats_init(void)
 {
-	probe_stats = alloc_percpu(struct probe_stats);
-	return probe_stats ? 0 : -ENOMEM;
+	struct probe_stats __percpu *stats = alloc_percpu(struct probe_stats);
+
+	if (!stats)
+		return -ENOMEM;
+	kernel_param_lock(THIS_MODULE);
+	probe_stats = stats;
+	kernel_param_unlock(THIS_MODULE);
+	return 0;
 }
 
 void pfd_probe_stats_exit(void)
 {
-	free_percpu(probe_stats);
+	struct probe_stats __percpu *stats;
+
+	kernel_param_lock(THIS_MODULE);
+	stats = probe_stats;
+	probe_stats = NULL;
+	kernel_param_unlock(THIS_MODULE);
+	free_percpu(stats);
 }
 
 u64 pfd_probe_stat_begin(void)
@@ -87,9 +106,12 @@ static u64 stat_percentile(const u32 *hist, u64 calls, unsigned int permille)
 
 static int probe_stats_get(char *buf, const struct kernel_param *kp)
 {
-	static u32 hist[NR_BUCKETS];	/* serialised by the param lock */
+	static u32 hist[NR_BUCKETS];
 	int stat, cpu, len = 0;
 
+	lockdep_assert_held(&THIS_MODULE->param_lock);
+	if (!probe_stats)
+		return -ENODEV;
 	for (stat = 0; stat < PFD_NR_PROBE_STATS; stat++) {
 		u64 calls = 0, ns = 0;
 		int i;
@@ -122,8 +144,11 @@ static int probe_stats_set(const char *val, const struct kernel_param *kp)
 {
 	int cpu, i;
 
+	lockdep_assert_held(&THIS_MODULE->param_lock);
 	if (!sysfs_streq(val, "reset"))
 		return -EINVAL;
+	if (!probe_stats)
+		return -ENODEV;
 	for_each_possible_cpu(cpu)
 		memset(per_cpu_ptr(probe_stats, cpu), 0,
 		       sizeof(struct probe_stats));
