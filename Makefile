@@ -386,7 +386,7 @@ UPSTREAM_KERNELS ?= 7.3+deb13 5.10 6.1 6.12 6.12+deb13
 check-upstream: $(GUEST)/pidfdctl $(GUEST)/libpidfd-preload.so
 	tests/upstream/check $(UPSTREAM_KERNELS)
 
-# Every guest suite, the fuzzer and the fault injection under the debug
+# The module's suites, the fuzzer and the fault injection under the debug
 # kernel (KASAN, lockdep, kmemleak...: vm/build-debug-kernel, built once);
 # the concurrency stress runs its long version there.
 # No 5-level paging for it: with LA57 on, 6.1 under KASAN reports a
@@ -398,17 +398,19 @@ check-upstream: $(GUEST)/pidfdctl $(GUEST)/libpidfd-preload.so
 # long (20 s, at a tenth of the pace): under KASAN they cost 2-4 times
 # as much (a process 10 times: 20 000 took 578 s beside other VMs), and
 # the generic kernels run them in full (CI's budget, docs/testing.md).
-# check_backends runs the module's backend alone: the native one runs no
-# module code, and auto is the module's where 6.1 lacks a call; nor do the
-# native suites, which the generic 6.1 runs, nor check_interpose_trixie_libc,
-# which asks the module what check_interpose asks (only its C library is
-# another).
+# Not there: the native suites, which the generic 6.1 runs, and, for CI's
+# budget, the suites of what is built on the module's calls, which the
+# module's own suites make too: the interposer (on either C library),
+# pidfdctl, libpidfd's backends and the differential permission matrix
+# (vm/coverage's figure is taken without them). PIDFD_DEBUG_BACKENDS is
+# for a check_backends run there by hand: the module's backend alone.
 PIDFD_DEBUG_STRESS_SECONDS ?= 20
 PIDFD_DEBUG_FUZZ_ITERATIONS ?= 50000
 PIDFD_DEBUG_IDENTITY_PROCESSES ?= 1000
 PIDFD_DEBUG_BACKENDS ?= module
 PIDFD_DEBUG_EXCLUDE_SUITES ?= check_native_libpidfd check_native_pidfdctl check_native_interpose \
-	check_interpose_trixie_libc
+	check_interpose_trixie_libc check_interpose check_pidfdctl check_backends \
+	check_differential_matrix
 PIDFD_DEBUG_VM_CPU ?= max,cx16=off,la57=off
 # The module is built with coverage there (vm/build-module): vm/coverage
 # prints its table last, also after a failed run that sent its counters.
