@@ -1031,15 +1031,9 @@ static int listen_to_get_info(void)
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
-	struct sock_fprog prog = {
-		.len = sizeof(code) / sizeof(code[0]),
-		.filter = code,
-	};
 
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-		return -1;
-	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
-			    SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+	return pt_seccomp_filter(code, sizeof(code) / sizeof(code[0]),
+				 SECCOMP_FILTER_FLAG_NEW_LISTENER);
 }
 
 /* libpidfd_exit_status() of a reaped child whose GET_INFO is scripted. */

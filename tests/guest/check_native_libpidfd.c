@@ -353,14 +353,8 @@ static int refuse_pidfd_open(int err)
 			 SECCOMP_RET_ERRNO | ((unsigned int)err & SECCOMP_RET_DATA)),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
-	struct sock_fprog prog = {
-		.len = sizeof(code) / sizeof(code[0]),
-		.filter = code,
-	};
 
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-		return -1;
-	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
+	return pt_seccomp_filter(code, sizeof(code) / sizeof(code[0]), 0);
 }
 
 START_TEST(probe_refused_means_absent)

@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -345,6 +347,16 @@ int pt_non_child_end(struct pt_non_child *nc)
 
 	pt_sync_close(&nc->go);
 	return ret;
+}
+
+int pt_seccomp_filter(struct sock_filter *code, unsigned short len,
+		      unsigned int flags)
+{
+	struct sock_fprog prog = { .len = len, .filter = code };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return -1;
+	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
 }
 
 void pt_ready_then_pause(struct pt_sync *ready)

@@ -63,6 +63,14 @@ void pt_become_hostile(void);
  * a pid namespace of its own. Returns 0 if it returned 0.
  */
 int pt_run_hostile_init(int (*init_main)(void));
+/*
+ * no_new_privs, then seccomp(2) installs the BPF filter of @len
+ * instructions @code on this thread with @flags (SECCOMP_FILTER_FLAG_*):
+ * its result (with NEW_LISTENER, the listener's fd), or -1.
+ */
+struct sock_filter;
+int pt_seccomp_filter(struct sock_filter *code, unsigned short len,
+		      unsigned int flags);
 /* Is capability @cap (CAP_SYS_ADMIN...) in our effective set? */
 bool pt_has_cap(int cap);
 /* Does @pid exist and is it not a zombie? (/proc/<pid>/stat state) */
