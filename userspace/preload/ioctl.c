@@ -101,8 +101,10 @@ __attribute__((constructor)) static void resolve_pass_to(void)
 		__atomic_store_n(&pass_to, next, __ATOMIC_RELAXED);
 }
 
-/* The type is the second byte: 0xff exactly where the low 16 bits are at
- * least 0xff00, one comparison. */
+/*
+ * The type is the second byte: 0xff exactly where the low 16 bits are at
+ * least 0xff00, one comparison.
+ */
 static_assert(_IOC_NRSHIFT == 0 && _IOC_TYPESHIFT == 8 && _IOC_TYPEBITS == 8,
 	      "the request's type is its second byte");
 

@@ -65,7 +65,10 @@ syscall_rest(long nr, long a0, long a1, long a2, long a3, long a4, long a5)
 {
 	syscall_fn *next = (syscall_fn *)preload_next(NEXT_SYSCALL);
 	const long a[6] = { a0, a1, a2, a3, a4, a5 };
-	/* The call the kernel makes of it: only the low 32 bits count. */
+	/*
+	 * The call a kernel that reads the low 32 bits only makes of it; one
+	 * that reads all 64 (5.10) refuses it, ENOSYS, which after() leaves.
+	 */
 	const long call = (int)nr;
 	long ret;
 
